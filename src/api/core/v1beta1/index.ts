@@ -1,0 +1,4 @@
+export * from './federatedtypeconfig.ts';
+export * from './group.ts';
+export * from './kubefedcluster.ts';
+export * from './kubefedconfig.ts';

@@ -1,0 +1,128 @@
+import { type Static, Type } from 'typebox';
+import { ObjectMetaSchema } from '../../meta.ts';
+import { DateTime, StringEnum, TypedString } from '../../schema-helpers.ts';
+
+export const KUBEFED_CLUSTER_KIND = 'KubeFedCluster';
+export const KUBEFED_CLUSTER_LIST_KIND = 'KubeFedClusterList';
+export const KUBEFED_CLUSTER_PLURAL = 'kubefedclusters';
+export const KUBEFED_CLUSTER_SINGULAR = 'kubefedcluster';
+export const KUBEFED_CLUSTER_SHORT_NAMES = ['kfc'] as const;
+
+/** Member-cluster TLS checks that `spec.disabledTLSValidations` may switch off. `*` must stand alone. */
+export const TLSValidation = {
+  All: '*',
+  SubjectName: 'SubjectName',
+  ValidityPeriod: 'ValidityPeriod',
+} as const;
+export type TLSValidation = (typeof TLSValidation)[keyof typeof TLSValidation];
+
+/** Condition types of `status.conditions` (pkg/apis/core/common/constants.go). */
+export const ClusterConditionType = {
+  Ready: 'Ready',
+  Offline: 'Offline',
+  ConfigMalformed: 'ConfigMalformed',
+} as const;
+export type ClusterConditionType = (typeof ClusterConditionType)[keyof typeof ClusterConditionType];
+
+/** Reasons the health controller writes (pkg/controller/kubefedcluster/clusterclient.go). */
+export const ClusterConditionReason = {
+  ClusterReady: 'ClusterReady',
+  ClusterNotReady: 'ClusterNotReady',
+  ClusterNotReachable: 'ClusterNotReachable',
+  ClusterReachable: 'ClusterReachable',
+  ClusterConfigMalformed: 'ClusterConfigMalformed',
+} as const;
+export type ClusterConditionReason = (typeof ClusterConditionReason)[keyof typeof ClusterConditionReason];
+
+/** Messages paired with the reasons above; the not-reachable one is followed by `: <error>`. */
+export const ClusterConditionMessage = {
+  HealthzOk: '/healthz responded with ok',
+  HealthzNotOk: '/healthz responded without ok',
+  ClusterNotReachable: 'cluster is not reachable',
+  ClusterReachable: 'cluster is reachable',
+  ClusterConfigMalformed: "cluster's configuration may be malformed",
+} as const;
+
+export const ConditionStatus = { True: 'True', False: 'False', Unknown: 'Unknown' } as const;
+export type ConditionStatus = (typeof ConditionStatus)[keyof typeof ConditionStatus];
+
+const LocalSecretReferenceSchema = Type.Object(
+  { name: Type.String({ description: 'Name of a Secret in the KubeFed namespace.' }) },
+  {
+    description:
+      'Secret holding the bearer token (key "token") used to reach the member cluster. ' +
+      'It must live in the KubeFed namespace.',
+  },
+);
+
+export const KubeFedClusterSpecSchema = Type.Object(
+  {
+    apiEndpoint: Type.String({
+      description: 'API endpoint of the member cluster: a hostname, hostname:port, IP, IP:port or URL.',
+    }),
+    caBundle: Type.Optional(
+      Type.String({ format: 'byte', description: 'PEM CA bundle used to verify the member API server.' }),
+    ),
+    secretRef: LocalSecretReferenceSchema,
+    disabledTLSValidations: Type.Optional(
+      Type.Array(StringEnum([TLSValidation.All, TLSValidation.SubjectName, TLSValidation.ValidityPeriod]), {
+        description:
+          'TLS checks to skip when talking to the member cluster: any of *, SubjectName, ValidityPeriod. ' +
+          'If * is given it must be the only item.',
+      }),
+    ),
+    // KubeFed's JSON tag has no omitempty, so Go clients always send it (possibly "").
+    proxyURL: Type.Optional(
+      Type.String({ description: 'Proxy URL (http, https or socks5) used to reach the member cluster.' }),
+    ),
+  },
+  { description: 'KubeFedClusterSpec defines the desired state of KubeFedCluster.' },
+);
+export type KubeFedClusterSpec = Static<typeof KubeFedClusterSpecSchema>;
+export type LocalSecretReference = Static<typeof LocalSecretReferenceSchema>;
+
+export const ClusterConditionSchema = Type.Object(
+  {
+    type: TypedString<ClusterConditionType>({ description: 'Ready, Offline or ConfigMalformed.' }),
+    status: TypedString<ConditionStatus>({ description: 'True, False or Unknown.' }),
+    lastProbeTime: DateTime('Last time the condition was probed.'),
+    lastTransitionTime: Type.Optional(DateTime('Last time the condition changed status.')),
+    reason: Type.Optional(
+      Type.String({ description: 'Brief machine-readable reason for the last transition.' }),
+    ),
+    message: Type.Optional(Type.String({ description: 'Human-readable details of the last transition.' })),
+  },
+  { description: 'ClusterCondition describes the current state of a cluster.' },
+);
+export type ClusterCondition = Static<typeof ClusterConditionSchema>;
+
+export const KubeFedClusterStatusSchema = Type.Object(
+  {
+    conditions: Type.Array(ClusterConditionSchema, { description: 'Current cluster conditions.' }),
+    kubernetesVersion: Type.Optional(
+      Type.String({ description: 'gitVersion reported by the member cluster.' }),
+    ),
+    // zones/region are kept for wire compatibility; KubeFed v0.10 no longer fills them.
+    zones: Type.Optional(
+      Type.Array(Type.String(), { description: 'Availability zones of the nodes in the cluster.' }),
+    ),
+    region: Type.Optional(Type.String({ description: 'Region of the nodes in the cluster.' })),
+  },
+  { description: 'KubeFedClusterStatus is updated periodically by the cluster health controller.' },
+);
+export type KubeFedClusterStatus = Static<typeof KubeFedClusterStatusSchema>;
+
+export const KubeFedClusterSchema = Type.Object(
+  {
+    apiVersion: Type.Optional(Type.String()),
+    kind: Type.Optional(Type.String()),
+    metadata: Type.Optional(ObjectMetaSchema),
+    spec: KubeFedClusterSpecSchema,
+    status: Type.Optional(KubeFedClusterStatusSchema),
+  },
+  {
+    description:
+      'KubeFedCluster registers a member Kubernetes cluster with KubeFed and holds what is needed to reach it.',
+  },
+);
+export type KubeFedCluster = Static<typeof KubeFedClusterSchema>;

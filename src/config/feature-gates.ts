@@ -1,0 +1,25 @@
+// KubeFed v0.10 feature gates (pkg/features/features.go). They can only be set through
+// KubeFedConfig.spec.featureGates; validation accepts exactly these names.
+
+export const FeatureGate = {
+  PushReconciler: 'PushReconciler',
+  SchedulerPreferences: 'SchedulerPreferences',
+  RawResourceStatusCollection: 'RawResourceStatusCollection',
+} as const;
+export type FeatureGate = (typeof FeatureGate)[keyof typeof FeatureGate];
+
+/** Default state of each gate when the config does not mention it. */
+export const DEFAULT_FEATURE_GATES: Readonly<Record<FeatureGate, boolean>> = {
+  PushReconciler: true,
+  SchedulerPreferences: true,
+  RawResourceStatusCollection: false,
+};
+
+/** Known gate names, sorted like the list the defaulter produces. */
+export const KNOWN_FEATURE_GATES: readonly FeatureGate[] = (
+  Object.keys(DEFAULT_FEATURE_GATES) as FeatureGate[]
+).sort();
+
+export function isFeatureGate(name: string): name is FeatureGate {
+  return Object.hasOwn(DEFAULT_FEATURE_GATES, name);
+}
