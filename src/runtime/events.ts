@@ -1,0 +1,69 @@
+import { randomBytes } from 'node:crypto';
+import { CoreTypes, type KubeClient, type KubeObject } from '../kube/client/index.ts';
+import { type Logger, silentLogger } from './logger.ts';
+
+export type EventType = 'Normal' | 'Warning';
+
+/**
+ * Records core/v1 Events on host objects, like client-go's EventRecorder: a repeat of the same
+ * (object, type, reason, message) bumps the count of the existing Event instead of creating another.
+ * Recording is best effort: a failure is logged and never fails a reconcile.
+ */
+export class EventRecorder {
+  readonly #client: KubeClient;
+  readonly #component: string;
+  readonly #log: Logger;
+  readonly #recent = new Map<string, { name: string; namespace: string; count: number }>();
+
+  constructor(client: KubeClient, component: string, logger: Logger = silentLogger) {
+    this.#client = client;
+    this.#component = component;
+    this.#log = logger;
+  }
+
+  async record(obj: KubeObject, type: EventType, reason: string, message: string): Promise<void> {
+    const namespace = obj.metadata.namespace || 'default';
+    const key = [obj.metadata.uid, type, reason, message].join('\0');
+    const now = new Date().toISOString();
+    const seen = this.#recent.get(key);
+    try {
+      if (seen) {
+        seen.count += 1;
+        await this.#client.patch(
+          CoreTypes.events,
+          seen.name,
+          { count: seen.count, lastTimestamp: now },
+          { namespace: seen.namespace, patchType: 'merge' },
+        );
+        return;
+      }
+      const name = `${obj.metadata.name}.${Date.now().toString(16)}${randomBytes(2).toString('hex')}`;
+      await this.#client.create(CoreTypes.events, {
+        apiVersion: 'v1',
+        kind: 'Event',
+        metadata: { name, namespace },
+        involvedObject: {
+          apiVersion: obj.apiVersion,
+          kind: obj.kind,
+          name: obj.metadata.name,
+          namespace: obj.metadata.namespace,
+          uid: obj.metadata.uid,
+          resourceVersion: obj.metadata.resourceVersion,
+        },
+        type,
+        reason,
+        message: message.slice(0, 1024),
+        source: { component: this.#component },
+        reportingComponent: this.#component,
+        firstTimestamp: now,
+        lastTimestamp: now,
+        count: 1,
+      });
+      if (this.#recent.size > 4096) this.#recent.clear();
+      this.#recent.set(key, { name, namespace, count: 1 });
+    } catch (e) {
+      this.#recent.delete(key);
+      this.#log.debug({ err: (e as Error).message, reason }, 'could not record event');
+    }
+  }
+}

@@ -1,0 +1,2 @@
+export * from './informer.ts';
+export * from './store.ts';

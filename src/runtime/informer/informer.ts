@@ -1,0 +1,205 @@
+import {
+  isGone,
+  type KubeClient,
+  type KubeObject,
+  type ResourceType,
+  resourcePath,
+} from '../../kube/client/index.ts';
+import { Backoff, sleep } from '../backoff.ts';
+import { type Logger, silentLogger } from '../logger.ts';
+import { informerEvents } from '../metrics.ts';
+import { MapStore, objectKey, type Store } from './store.ts';
+
+export interface EventHandlers<T extends KubeObject> {
+  onAdd?(obj: T): void;
+  onUpdate?(oldObj: T, newObj: T): void;
+  onDelete?(obj: T): void;
+}
+
+export interface InformerOptions {
+  client: KubeClient;
+  type: ResourceType;
+  /** Watch one namespace only; all namespaces when unset. */
+  namespace?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+  logger?: Logger;
+  /**
+   * A watch that delivers nothing — not even a bookmark, which the API server sends about once a minute —
+   * for this long is treated as silently dead and re-opened.
+   */
+  inactivityMs?: number;
+  /** Bounds for the reconnect backoff after errors. */
+  backoffInitialMs?: number;
+  backoffMaxMs?: number;
+}
+
+/**
+ * A reflector plus cache, like client-go's shared informer: list, then watch from the list's
+ * resourceVersion with bookmarks; relist on 410 Gone; reconnect with jittered backoff on any other error
+ * (client-node's informer stops for good there); re-open watches that stall silently.
+ */
+export class Informer<T extends KubeObject = KubeObject> {
+  readonly store: Store<T>;
+  readonly #store = new MapStore<T>();
+  readonly #opts: InformerOptions;
+  readonly #handlers: EventHandlers<T>[] = [];
+  readonly #log: Logger;
+  readonly #abort = new AbortController();
+  readonly #resource: string;
+  #synced = false;
+  #syncWaiters: Array<() => void> = [];
+  #running: Promise<void> | undefined;
+  #lastError: unknown;
+
+  constructor(opts: InformerOptions) {
+    this.#opts = opts;
+    this.store = this.#store;
+    this.#resource = opts.type.group ? `${opts.type.plural}.${opts.type.group}` : opts.type.plural;
+    this.#log = (opts.logger ?? silentLogger).child({ cluster: opts.client.name, resource: this.#resource });
+  }
+
+  addHandlers(handlers: EventHandlers<T>): void {
+    this.#handlers.push(handlers);
+    // Late subscribers see the current cache as adds, as client-go does.
+    if (this.#synced) for (const obj of this.#store.list()) handlers.onAdd?.(obj);
+  }
+
+  start(): void {
+    this.#running ??= this.#run();
+  }
+
+  async stop(): Promise<void> {
+    this.#abort.abort();
+    await this.#running;
+    for (const w of this.#syncWaiters.splice(0)) w();
+  }
+
+  hasSynced(): boolean {
+    return this.#synced;
+  }
+
+  get lastError(): unknown {
+    return this.#lastError;
+  }
+
+  /** Resolves once the first list has been loaded (or when the informer stops). */
+  waitForSync(): Promise<void> {
+    if (this.#synced || this.#abort.signal.aborted) return Promise.resolve();
+    return new Promise((resolve) => this.#syncWaiters.push(resolve));
+  }
+
+  async #run(): Promise<void> {
+    const signal = this.#abort.signal;
+    const backoff = new Backoff(this.#opts.backoffInitialMs ?? 800, this.#opts.backoffMaxMs ?? 30_000);
+    let resourceVersion: string | undefined;
+    const path = resourcePath(this.#opts.type, { namespace: this.#opts.namespace });
+    while (!signal.aborted) {
+      try {
+        if (resourceVersion === undefined) {
+          resourceVersion = await this.#list();
+          informerEvents.inc({ cluster: this.#opts.client.name, resource: this.#resource, event: 'list' });
+        }
+        let rv = resourceVersion;
+        const ended = await this.#opts.client.watch<T>(
+          path,
+          {
+            resourceVersion: rv,
+            allowWatchBookmarks: true,
+            // Random server-side timeout so that many watches do not all reconnect at once.
+            timeoutSeconds: 300 + Math.floor(Math.random() * 300),
+            labelSelector: this.#opts.labelSelector,
+            fieldSelector: this.#opts.fieldSelector,
+          },
+          (event) => {
+            backoff.reset();
+            const next = event.object.metadata?.resourceVersion;
+            if (event.type !== 'BOOKMARK') this.#apply(event.type, event.object);
+            if (next) rv = next;
+            resourceVersion = rv;
+          },
+          { signal, inactivityMs: this.#opts.inactivityMs ?? 120_000 },
+        );
+        resourceVersion = rv;
+        if (ended === 'stalled') {
+          this.#log.warn('watch delivered nothing within the inactivity window; re-opening it');
+          informerEvents.inc({ cluster: this.#opts.client.name, resource: this.#resource, event: 'stalled' });
+        } else if (ended === 'closed') {
+          informerEvents.inc({
+            cluster: this.#opts.client.name,
+            resource: this.#resource,
+            event: 'reconnect',
+          });
+        }
+        this.#lastError = undefined;
+      } catch (e) {
+        if (signal.aborted) break;
+        if (isGone(e)) {
+          // Our resourceVersion was compacted away: only a fresh list can resynchronise the cache.
+          this.#log.info('resourceVersion too old (410 Gone); relisting');
+          informerEvents.inc({ cluster: this.#opts.client.name, resource: this.#resource, event: 'relist' });
+          resourceVersion = undefined;
+          continue;
+        }
+        this.#lastError = e;
+        informerEvents.inc({ cluster: this.#opts.client.name, resource: this.#resource, event: 'error' });
+        const delay = backoff.next();
+        this.#log.debug({ err: (e as Error).message, retryInMs: delay }, 'list/watch failed; retrying');
+        await sleep(delay, signal);
+      }
+    }
+  }
+
+  async #list(): Promise<string | undefined> {
+    const list = await this.#opts.client.listAll<T>(this.#opts.type, {
+      namespace: this.#opts.namespace,
+      labelSelector: this.#opts.labelSelector,
+      fieldSelector: this.#opts.fieldSelector,
+    });
+    const apiVersion = this.#opts.type.group
+      ? `${this.#opts.type.group}/${this.#opts.type.version}`
+      : this.#opts.type.version;
+    const seen = new Set<string>();
+    for (const item of list.items) {
+      // List items carry no kind/apiVersion; set them so cached objects look like watched ones.
+      item.apiVersion ??= apiVersion;
+      if (this.#opts.type.kind) item.kind ??= this.#opts.type.kind;
+      seen.add(objectKey(item));
+      this.#apply('ADDED', item);
+    }
+    for (const key of this.#store.keys()) {
+      if (!seen.has(key)) {
+        const old = this.#store.get(key);
+        if (old) this.#apply('DELETED', old);
+      }
+    }
+    if (!this.#synced) {
+      this.#synced = true;
+      for (const w of this.#syncWaiters.splice(0)) w();
+    }
+    return list.metadata.resourceVersion;
+  }
+
+  #apply(type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'ERROR', obj: T): void {
+    if (type === 'DELETED') {
+      const old = this.#store.delete(objectKey(obj));
+      if (old) this.#emit((h) => h.onDelete?.(obj));
+      return;
+    }
+    const old = this.#store.set(obj);
+    if (!old) this.#emit((h) => h.onAdd?.(obj));
+    else if (old.metadata.resourceVersion !== obj.metadata.resourceVersion)
+      this.#emit((h) => h.onUpdate?.(old, obj));
+  }
+
+  #emit(fn: (h: EventHandlers<T>) => void): void {
+    for (const h of this.#handlers) {
+      try {
+        fn(h);
+      } catch (e) {
+        // A handler bug must not kill the watch loop for every other handler.
+        this.#log.error({ err: (e as Error).message }, 'event handler threw');
+      }
+    }
+  }
+}

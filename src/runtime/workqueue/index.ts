@@ -1,0 +1,16 @@
+export type { DelayEntry } from './delay-heap.ts';
+export { DelayHeap } from './delay-heap.ts';
+export type { WorkQueueMetrics } from './metrics.ts';
+export { noopWorkQueueMetrics } from './metrics.ts';
+export type { RateLimiter } from './rate-limiter.ts';
+export {
+  defaultControllerRateLimiter,
+  ItemExponentialBackoff,
+  kubefedRateLimiter,
+  MaxOfRateLimiter,
+  TokenBucketRateLimiter,
+} from './rate-limiter.ts';
+export type { ReconcileResult, RunWorkersOptions } from './run-workers.ts';
+export { ok, requeueAfter, retry, runWorkers } from './run-workers.ts';
+export type { WorkQueueOptions } from './workqueue.ts';
+export { WorkQueue } from './workqueue.ts';

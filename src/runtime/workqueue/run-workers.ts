@@ -1,0 +1,99 @@
+// Worker loop: N concurrent consumers of a WorkQueue turning reconcile results into
+// queue actions, like controller-runtime's reconcileHandler.
+
+import type { WorkQueue } from './workqueue.ts';
+
+export type ReconcileResult =
+  | { readonly kind: 'ok' }
+  | { readonly kind: 'error'; readonly error: unknown }
+  | { readonly kind: 'requeueAfter'; readonly ms: number };
+
+/** Done: the key's backoff is reset. */
+export function ok(): ReconcileResult {
+  return { kind: 'ok' };
+}
+
+/** Failed: retried with the queue's rate-limited backoff. */
+export function retry(error: unknown): ReconcileResult {
+  return { kind: 'error', error };
+}
+
+/** Done for now: the backoff is reset and the key is reconciled again after `ms`. */
+export function requeueAfter(ms: number): ReconcileResult {
+  return { kind: 'requeueAfter', ms };
+}
+
+export interface RunWorkersOptions {
+  logger?: { error(obj: object, msg: string): void };
+}
+
+/**
+ * Starts `concurrency` workers. Resolves once the queue is shut down and every
+ * worker has finished its current key. A throwing reconcile counts as an error
+ * result; it never stops a worker.
+ */
+export async function runWorkers(
+  queue: WorkQueue,
+  concurrency: number,
+  reconcile: (key: string) => Promise<ReconcileResult>,
+  opts: RunWorkersOptions = {},
+): Promise<void> {
+  if (!Number.isInteger(concurrency) || concurrency < 1) {
+    throw new RangeError(`concurrency must be a positive integer, got ${concurrency}`);
+  }
+  const logError = (obj: object, msg: string): void => {
+    try {
+      opts.logger?.error(obj, msg);
+    } catch {
+      // A broken logger must not take a worker down.
+    }
+  };
+
+  const worker = async (): Promise<void> => {
+    for (;;) {
+      const key = await queue.get();
+      if (key === undefined) return;
+      try {
+        let result: ReconcileResult;
+        try {
+          result = await reconcile(key);
+        } catch (error) {
+          result = retry(error);
+        }
+        handle(queue, key, result, logError);
+      } finally {
+        queue.done(key);
+      }
+    }
+  };
+
+  await Promise.all(Array.from({ length: concurrency }, worker));
+}
+
+function handle(
+  queue: WorkQueue,
+  key: string,
+  result: ReconcileResult | undefined,
+  logError: (obj: object, msg: string) => void,
+): void {
+  // Results come from untyped callers too; anything unrecognised is an error, not a silent success.
+  switch (result?.kind) {
+    case 'ok':
+      queue.forget(key);
+      return;
+    case 'requeueAfter':
+      queue.forget(key);
+      queue.addAfter(key, result.ms);
+      return;
+    case 'error':
+      logError({ err: result.error, key, queue: queue.name }, 'reconcile failed; requeuing with backoff');
+      queue.addRateLimited(key);
+      return;
+    default:
+      logError(
+        { err: new TypeError(`invalid reconcile result: ${JSON.stringify(result)}`), key, queue: queue.name },
+        'reconcile returned an invalid result; requeuing with backoff',
+      );
+      queue.addRateLimited(key);
+  }
+}
