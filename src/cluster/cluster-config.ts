@@ -1,0 +1,105 @@
+import type { KubeFedCluster } from '../api/core/v1beta1/index.ts';
+import type { RestConfig } from '../kube/kubeconfig/index.ts';
+
+/** Why a KubeFedCluster cannot be turned into a client; reported as its ConfigMalformed condition. */
+export class ClusterConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ClusterConfigError';
+  }
+}
+
+/**
+ * Parses `spec.apiEndpoint` the way client-go's DefaultServerURL does for KubeFed: host, host:port, IP,
+ * IP:port or a URL; no scheme means https; only http/https; a path is not allowed.
+ */
+export function parseApiEndpoint(endpoint: string): string {
+  const raw = endpoint.trim();
+  if (!raw) throw new ClusterConfigError('apiEndpoint is empty: want a URL or a host:port pair');
+  const withScheme = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//.test(raw) ? raw : `https://${raw}`;
+  let url: URL;
+  try {
+    url = new URL(withScheme);
+  } catch {
+    throw new ClusterConfigError(`apiEndpoint "${endpoint}" is not a URL or a host:port pair`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new ClusterConfigError(
+      `apiEndpoint "${endpoint}" has scheme "${url.protocol.slice(0, -1)}": want http or https`,
+    );
+  }
+  if (!url.hostname) throw new ClusterConfigError(`apiEndpoint "${endpoint}" has no host`);
+  if (url.pathname !== '/' && url.pathname !== '') {
+    throw new ClusterConfigError(
+      `apiEndpoint "${endpoint}" has a path: host must be a URL or a host:port pair`,
+    );
+  }
+  if (url.search || url.hash)
+    throw new ClusterConfigError(`apiEndpoint "${endpoint}" has a query or fragment`);
+  return `${url.protocol}//${url.host}`;
+}
+
+/** The parts of a member's token Secret that the control plane uses. */
+export interface ClusterSecret {
+  metadata: { name?: string; resourceVersion?: string };
+  data?: Record<string, string>;
+}
+
+/**
+ * Builds the client configuration of a member from its KubeFedCluster and token Secret
+ * (KubeFed's BuildClusterConfig): bearer token from the Secret's `token` key, CA from `caBundle`,
+ * TLS relaxations from `disabledTLSValidations`, proxy from `proxyURL`.
+ */
+export function buildClusterRestConfig(
+  cluster: KubeFedCluster,
+  secret: ClusterSecret | undefined,
+): RestConfig {
+  const name = cluster.metadata?.name ?? '';
+  const spec = cluster.spec;
+  const server = parseApiEndpoint(spec.apiEndpoint ?? '');
+  const secretName = spec.secretRef?.name;
+  if (!secretName) throw new ClusterConfigError('spec.secretRef.name is empty');
+  if (!secret) {
+    throw new ClusterConfigError(
+      `secret "${secretName}" not found in namespace "${cluster.metadata?.namespace ?? ''}"`,
+    );
+  }
+  const tokenB64 = secret.data?.token;
+  if (!tokenB64) throw new ClusterConfigError(`secret "${secretName}" has no "token" key`);
+  const token = Buffer.from(tokenB64, 'base64').toString('utf8').trim();
+  if (!token) throw new ClusterConfigError(`secret "${secretName}" has an empty "token"`);
+
+  let caData: Buffer | undefined;
+  if (spec.caBundle) {
+    caData = Buffer.from(spec.caBundle, 'base64');
+    if (!caData.toString('utf8').includes('-----BEGIN CERTIFICATE-----')) {
+      throw new ClusterConfigError('caBundle does not hold a PEM certificate');
+    }
+  }
+  const disabled = spec.disabledTLSValidations ?? [];
+  if (disabled.includes('*') && disabled.length > 1) {
+    throw new ClusterConfigError('disabledTLSValidations: "*" must be the only item');
+  }
+  if (spec.proxyURL) {
+    let proxy: URL;
+    try {
+      proxy = new URL(spec.proxyURL);
+    } catch {
+      throw new ClusterConfigError(`proxyURL "${spec.proxyURL}" is not a URL`);
+    }
+    if (!['http:', 'https:', 'socks5:'].includes(proxy.protocol)) {
+      throw new ClusterConfigError(`proxyURL "${spec.proxyURL}": scheme must be http, https or socks5`);
+    }
+  }
+  return {
+    contextName: name,
+    clusterName: name,
+    userName: name,
+    server,
+    caData,
+    token,
+    insecureSkipTLSVerify: disabled.includes('*'),
+    skipServerNameCheck: disabled.includes('SubjectName'),
+    proxyUrl: spec.proxyURL || undefined,
+  };
+}

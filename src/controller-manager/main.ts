@@ -1,0 +1,162 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { Command, Option } from '@commander-js/extra-typings';
+import { ClusterHealthController } from '../controllers/kubefedcluster/controller.ts';
+import { errorMessage, KubeClient } from '../kube/client/index.ts';
+import {
+  inClusterNamespace,
+  inClusterRestConfig,
+  isInCluster,
+  loadKubeconfig,
+  type RestConfig,
+  restConfigForContext,
+} from '../kube/kubeconfig/index.ts';
+import { Backoff, sleep } from '../runtime/backoff.ts';
+import { EventRecorder } from '../runtime/events.ts';
+import { createLogger, type Logger } from '../runtime/logger.ts';
+import { Manager, signalsHandler } from '../runtime/manager.ts';
+import { FatalConfigError, loadKubeFedConfig } from './kubefed-config.ts';
+
+export const COMPONENT = 'kubefed-controller-manager';
+export const LEADER_LOCK_NAME = 'kubefed-controller-manager';
+
+interface Options {
+  kubefedNamespace: string;
+  kubeconfig?: string;
+  context?: string;
+  master?: string;
+  kubefedConfig?: string;
+  healthzAddr: string;
+  metricsAddr: string;
+  restConfigQps: number;
+  restConfigBurst: number;
+  v: number;
+}
+
+function buildCommand(): Command {
+  return new Command('kubefed-controller-manager')
+    .description(
+      'The kubefed-ts control plane: cluster health (and, in later releases, propagation) controllers.',
+    )
+    .option(
+      '--kubefed-namespace <ns>',
+      'namespace of the KubeFed control plane (default: the pod namespace)',
+      '',
+    )
+    .option(
+      '--kubeconfig <path>',
+      'kubeconfig of the host cluster (default: in-cluster config, then KUBECONFIG)',
+    )
+    .option('--context <name>', 'kubeconfig context of the host cluster (kubefed-ts extension)')
+    .option('--master <url>', 'API server address; overrides the kubeconfig')
+    .option(
+      '--kubefed-config <path>',
+      'read the KubeFedConfig from this YAML file instead of the API (test only)',
+    )
+    .option('--healthz-addr <addr>', 'address for /healthz and /readyz', ':8080')
+    .option('--metrics-addr <addr>', 'address for /metrics', ':9090')
+    .addOption(new Option('--rest-config-qps <n>', 'host API QPS').default(100).argParser(Number))
+    .addOption(new Option('--rest-config-burst <n>', 'host API burst').default(200).argParser(Number))
+    .addOption(new Option('-v, --v <level>', 'log verbosity (0 info, 1+ debug)').default(0).argParser(Number))
+    .version('kubefed-ts v0.1.0', '--version') as unknown as Command;
+}
+
+function hostRestConfig(o: Options): RestConfig {
+  let cfg: RestConfig;
+  if (!o.kubeconfig && !o.context && isInCluster()) cfg = inClusterRestConfig();
+  else cfg = restConfigForContext(loadKubeconfig({ kubeconfig: o.kubeconfig }), o.context);
+  return o.master ? { ...cfg, server: o.master.replace(/\/+$/, '') } : cfg;
+}
+
+/** Runs the controller manager until SIGTERM; returns the process exit code. */
+export async function main(argv: string[]): Promise<number> {
+  const cmd = buildCommand();
+  cmd.parse(argv);
+  const o = cmd.opts() as unknown as Options;
+  const log = createLogger({ name: COMPONENT, level: o.v > 0 ? 'debug' : undefined });
+  try {
+    return await run(o, log);
+  } catch (e) {
+    if (e instanceof FatalConfigError || (e instanceof Error && e.name === 'KubeconfigError')) {
+      log.fatal(e.message);
+      process.stderr.write(`Error: ${e.message}\n`);
+      return 1;
+    }
+    log.fatal({ err: errorMessage(e) }, 'controller manager failed');
+    return 1;
+  }
+}
+
+async function run(o: Options, log: Logger): Promise<number> {
+  const namespace = o.kubefedNamespace || inClusterNamespace();
+  if (!namespace) throw new FatalConfigError('--kubefed-namespace is required when not running in a pod');
+  const host = new KubeClient(hostRestConfig(o), {
+    name: 'host',
+    qps: o.restConfigQps,
+    burst: o.restConfigBurst,
+    userAgent: COMPONENT,
+  });
+  const signal = signalsHandler(log);
+
+  // The host may not be up yet (e.g. a restart of the whole control plane): wait for it, not crash-loop.
+  const backoff = new Backoff(1000, 30_000);
+  let loaded: Awaited<ReturnType<typeof loadKubeFedConfig>> | undefined;
+  while (!loaded) {
+    try {
+      loaded = await loadKubeFedConfig({ client: host, namespace, file: o.kubefedConfig, logger: log });
+    } catch (e) {
+      if (e instanceof FatalConfigError) throw e;
+      const delay = backoff.next();
+      log.warn(
+        { err: errorMessage(e), retryInMs: delay },
+        'cannot read the KubeFedConfig from the host; retrying',
+      );
+      await sleep(delay, signal);
+      if (signal.aborted) return 0;
+    }
+  }
+  const { config } = loaded;
+  log.info(
+    { namespace, scope: config.scope, clusterHealthCheck: config.clusterHealthCheck },
+    'loaded KubeFedConfig',
+  );
+
+  const identity = `${hostname()}_${randomUUID()}`;
+  const manager = new Manager({
+    logger: log,
+    healthAddr: o.healthzAddr,
+    metricsAddr: o.metricsAddr,
+    leaderElection: {
+      client: host,
+      namespace,
+      name: LEADER_LOCK_NAME,
+      identity,
+      leaseDurationMs: config.leaderElect.leaseDurationMs,
+      renewDeadlineMs: config.leaderElect.renewDeadlineMs,
+      retryPeriodMs: config.leaderElect.retryPeriodMs,
+    },
+  });
+  const events = new EventRecorder(host, COMPONENT, log);
+  const health = new ClusterHealthController({
+    hostClient: host,
+    namespace,
+    health: config.clusterHealthCheck,
+    events,
+    logger: log,
+  });
+  manager.add(health);
+  manager.addReadyCheck(
+    'caches',
+    () => !manager.isLeader || health.hasSynced() || 'informer caches not synced',
+  );
+
+  const exit = await manager.run(signal);
+  await host.close();
+  if (exit === 'leadership-lost') {
+    // As KubeFed does: exit so that the supervisor restarts us as a fresh candidate.
+    log.error('lost lease; exiting');
+    return 1;
+  }
+  log.info('stopped');
+  return 0;
+}

@@ -1,0 +1,282 @@
+import {
+  API_VERSION,
+  type ClusterCondition,
+  GROUP,
+  KUBEFED_CLUSTER_KIND,
+  KUBEFED_CLUSTER_PLURAL,
+  type KubeFedCluster,
+  type KubeFedClusterStatus,
+  VERSION,
+} from '../../api/core/v1beta1/index.ts';
+import { ClusterClients } from '../../cluster/cluster-clients.ts';
+import { ClusterConfigError, type ClusterSecret } from '../../cluster/cluster-config.ts';
+import {
+  CoreTypes,
+  errorMessage,
+  isConflict,
+  isNotFound,
+  type KubeClient,
+  type KubeObject,
+  type ResourceType,
+} from '../../kube/client/index.ts';
+import { sleep } from '../../runtime/backoff.ts';
+import type { EventRecorder } from '../../runtime/events.ts';
+import { Informer } from '../../runtime/informer/index.ts';
+import { type Logger, silentLogger } from '../../runtime/logger.ts';
+import type { Runnable } from '../../runtime/manager.ts';
+import { clusterHealthStatusDuration, kubefedClusterTotal } from '../../runtime/metrics.ts';
+import {
+  applyThresholds,
+  type HealthMemory,
+  type ProbeResult,
+  probeConditions,
+  probeState,
+  zonesAndRegion,
+} from './health.ts';
+
+export const KubeFedClusterType: ResourceType = {
+  group: GROUP,
+  version: VERSION,
+  plural: KUBEFED_CLUSTER_PLURAL,
+  namespaced: true,
+  kind: KUBEFED_CLUSTER_KIND,
+};
+
+type ClusterObject = KubeFedCluster & KubeObject;
+type SecretObject = ClusterSecret & KubeObject;
+
+export interface HealthCheckConfig {
+  periodMs: number;
+  timeoutMs: number;
+  failureThreshold: number;
+  successThreshold: number;
+}
+
+export interface ClusterHealthControllerOptions {
+  hostClient: KubeClient;
+  namespace: string;
+  health: HealthCheckConfig;
+  events?: EventRecorder;
+  logger?: Logger;
+  /** Probe times are refreshed at least this often even when nothing else changed (default: max(period, 60s)). */
+  probeTimeRefreshMs?: number;
+}
+
+/**
+ * The KubeFedCluster health controller (kubefed-behaviour §3.2): every period it probes each member's
+ * /healthz in parallel, each bounded by the timeout, so one dead member never delays the others; applies
+ * the thresholds; and writes Ready/Offline/ConfigMalformed, the version, and zones/region from nodes.
+ */
+export class ClusterHealthController implements Runnable {
+  readonly name = 'kubefedcluster';
+  readonly leaderOnly = true;
+  readonly #opts: ClusterHealthControllerOptions;
+  readonly #log: Logger;
+  readonly #clients: ClusterClients;
+  readonly #memory = new Map<string, HealthMemory>();
+  readonly #lastKind = new Map<string, ProbeResult['kind']>();
+  readonly #inFlight = new Set<string>();
+  #clusters: Informer<ClusterObject> | undefined;
+  #secrets: Informer<SecretObject> | undefined;
+
+  constructor(opts: ClusterHealthControllerOptions) {
+    this.#opts = opts;
+    this.#log = (opts.logger ?? silentLogger).child({ controller: this.name });
+    // Health probes must fail fast and must not queue behind throttling: no 429 retries.
+    this.#clients = new ClusterClients({
+      timeoutMs: opts.health.timeoutMs,
+      maxThrottleRetries: 0,
+      qps: 20,
+      burst: 30,
+    });
+  }
+
+  hasSynced(): boolean {
+    return Boolean(this.#clusters?.hasSynced() && this.#secrets?.hasSynced());
+  }
+
+  async run(signal: AbortSignal): Promise<void> {
+    const { hostClient, namespace } = this.#opts;
+    this.#clusters = new Informer<ClusterObject>({
+      client: hostClient,
+      type: KubeFedClusterType,
+      namespace,
+      logger: this.#log,
+    });
+    this.#secrets = new Informer<SecretObject>({
+      client: hostClient,
+      type: CoreTypes.secrets,
+      namespace,
+      logger: this.#log,
+    });
+    this.#clusters.addHandlers({ onDelete: (c) => void this.#forget(c.metadata.name ?? '') });
+    this.#clusters.start();
+    this.#secrets.start();
+    await Promise.race([
+      Promise.all([this.#clusters.waitForSync(), this.#secrets.waitForSync()]),
+      new Promise((r) => signal.addEventListener('abort', r, { once: true })),
+    ]);
+    this.#log.info({ periodMs: this.#opts.health.periodMs }, 'cluster health controller started');
+    while (!signal.aborted) {
+      const started = performance.now();
+      await this.probeAll();
+      await sleep(Math.max(0, this.#opts.health.periodMs - (performance.now() - started)), signal);
+    }
+    await Promise.all([this.#clusters.stop(), this.#secrets.stop()]);
+    await this.#clients.closeAll();
+  }
+
+  /** One round: every cluster probed concurrently; a probe still running from the last round is skipped. */
+  async probeAll(): Promise<void> {
+    const clusters = this.#clusters?.store.list() ?? [];
+    await Promise.allSettled(
+      clusters.map(async (cluster) => {
+        const name = cluster.metadata.name ?? '';
+        if (this.#inFlight.has(name)) return;
+        this.#inFlight.add(name);
+        try {
+          await this.#probeAndUpdate(cluster);
+        } catch (e) {
+          this.#log.error({ cluster: name, err: errorMessage(e) }, 'health check failed unexpectedly');
+        } finally {
+          this.#inFlight.delete(name);
+        }
+      }),
+    );
+  }
+
+  async #probeAndUpdate(cluster: ClusterObject): Promise<void> {
+    const name = cluster.metadata.name ?? '';
+    const timer = clusterHealthStatusDuration.startTimer();
+    const { result, version, nodes } = await this.#probe(cluster);
+    timer();
+    for (const state of ['ready', 'notready', 'offline'] as const) {
+      kubefedClusterTotal.set({ state, cluster: name }, probeState(result) === state ? 1 : 0);
+    }
+    await this.#recordTransition(cluster, result);
+
+    const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const { conditions, memory } = applyThresholds(
+      probeConditions(result, now),
+      this.#memory.get(name),
+      this.#opts.health,
+    );
+    this.#memory.set(name, memory);
+    const current = cluster.status;
+    const topology = nodes
+      ? zonesAndRegion(nodes, current ?? {})
+      : { zones: current?.zones, region: current?.region };
+    const status: KubeFedClusterStatus = {
+      conditions,
+      // Keep the last known version while a cluster is unreachable rather than blanking it.
+      kubernetesVersion: version ?? current?.kubernetesVersion,
+      zones: topology.zones,
+      region: topology.region,
+    };
+    if (!this.#needsWrite(current, status)) return;
+    try {
+      await this.#opts.hostClient.update<ClusterObject>(
+        KubeFedClusterType,
+        { ...cluster, apiVersion: API_VERSION, kind: KUBEFED_CLUSTER_KIND, status: dropUndefined(status) },
+        { subresource: 'status' },
+      );
+    } catch (e) {
+      // A conflict or a deleted cluster is settled by the next round, which reads the fresh object.
+      if (!isConflict(e) && !isNotFound(e)) throw e;
+    }
+  }
+
+  async #probe(cluster: ClusterObject): Promise<{
+    result: ProbeResult;
+    version?: string;
+    nodes?: Array<{ metadata?: { labels?: Record<string, string> } }>;
+  }> {
+    const secretName = cluster.spec?.secretRef?.name ?? '';
+    const secret = this.#secrets?.store.get(`${this.#opts.namespace}/${secretName}`);
+    let client: KubeClient;
+    try {
+      client = this.#clients.clientFor(cluster, secret);
+    } catch (e) {
+      if (e instanceof ClusterConfigError) return { result: { kind: 'malformed', detail: e.message } };
+      return { result: { kind: 'malformed', detail: errorMessage(e) } };
+    }
+    let body: string;
+    try {
+      const res = await client.requestRaw('GET', '/healthz', { timeoutMs: this.#opts.health.timeoutMs });
+      if (res.statusCode !== 200) {
+        return {
+          result: {
+            kind: 'unreachable',
+            error: `GET /healthz: HTTP ${res.statusCode}: ${res.body.trim().slice(0, 200)}`,
+          },
+        };
+      }
+      body = res.body;
+    } catch (e) {
+      return { result: { kind: 'unreachable', error: errorMessage(e) } };
+    }
+    if (body.trim().toLowerCase() !== 'ok') return { result: { kind: 'notReady' } };
+    let version: string | undefined;
+    let nodes: Array<{ metadata?: { labels?: Record<string, string> } }> | undefined;
+    const [v, n] = await Promise.allSettled([
+      client.request<{ gitVersion?: string }>('GET', '/version', { timeoutMs: this.#opts.health.timeoutMs }),
+      client.list(CoreTypes.nodes, { limit: 1000 }),
+    ]);
+    if (v.status === 'fulfilled') version = v.value.gitVersion;
+    // Without node access (e.g. RBAC) zones/region keep whatever the user set.
+    if (n.status === 'fulfilled') nodes = n.value.items;
+    return { result: { kind: 'ready' }, version, nodes };
+  }
+
+  #needsWrite(current: KubeFedClusterStatus | undefined, next: KubeFedClusterStatus): boolean {
+    if (!current) return true;
+    const strip = (s: KubeFedClusterStatus) =>
+      JSON.stringify({
+        ...s,
+        conditions: (s.conditions ?? []).map(({ lastProbeTime: _, ...c }: ClusterCondition) => c),
+      });
+    if (strip(current) !== strip(dropUndefined(next))) return true;
+    const lastProbe = Date.parse(current.conditions?.[0]?.lastProbeTime ?? '');
+    const refresh = this.#opts.probeTimeRefreshMs ?? Math.max(this.#opts.health.periodMs, 60_000);
+    return !(lastProbe > 0) || Date.now() - lastProbe >= refresh;
+  }
+
+  async #recordTransition(cluster: ClusterObject, result: ProbeResult): Promise<void> {
+    const name = cluster.metadata.name ?? '';
+    const previous = this.#lastKind.get(name);
+    this.#lastKind.set(name, result.kind);
+    if (previous === result.kind || !this.#opts.events) return;
+    const obj = { ...cluster, apiVersion: API_VERSION, kind: KUBEFED_CLUSTER_KIND };
+    if (result.kind === 'malformed') {
+      this.#log.warn({ cluster: name, detail: result.detail }, 'cluster configuration is malformed');
+      await this.#opts.events.record(
+        obj,
+        'Warning',
+        'MalformedClusterConfig',
+        `The configuration for this cluster may be malformed: ${result.detail}`,
+      );
+    } else if (result.kind === 'unreachable') {
+      this.#log.warn({ cluster: name, err: result.error }, 'cluster is not reachable');
+      await this.#opts.events.record(
+        obj,
+        'Warning',
+        'RetrievingClusterHealthFailed',
+        `Failed to retrieve health of the cluster: ${result.error}`,
+      );
+    } else if (previous !== undefined) {
+      this.#log.info({ cluster: name, state: result.kind }, 'cluster health changed');
+    }
+  }
+
+  async #forget(name: string): Promise<void> {
+    this.#memory.delete(name);
+    this.#lastKind.delete(name);
+    for (const state of ['ready', 'notready', 'offline'] as const)
+      kubefedClusterTotal.remove({ state, cluster: name });
+    await this.#clients.remove(name);
+  }
+}
+
+function dropUndefined<T extends object>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+}

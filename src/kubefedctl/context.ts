@@ -1,0 +1,53 @@
+import { errorMessage, KubeClient } from '../kube/client/index.ts';
+import {
+  loadKubeconfig,
+  type MergedKubeconfig,
+  type RestConfig,
+  restConfigForContext,
+} from '../kube/kubeconfig/index.ts';
+import { CommandError } from './errors.ts';
+
+/** Flags shared by the cluster-registration commands, as in KubeFed's kubefedctl. */
+export interface GlobalOptions {
+  kubeconfig?: string;
+  hostClusterContext?: string;
+  kubefedNamespace: string;
+  dryRun: boolean;
+}
+
+/** Clients built from one kubeconfig (loaded like kubectl: --kubeconfig, else KUBECONFIG, else ~/.kube/config). */
+export class KubeconfigContext {
+  readonly config: MergedKubeconfig;
+  readonly #clients: KubeClient[] = [];
+
+  constructor(kubeconfig?: string) {
+    this.config = loadKubeconfig({ kubeconfig });
+  }
+
+  /** The host context: the explicit one, else current-context. */
+  hostContextName(explicit?: string): string {
+    const name = explicit || this.config.currentContext;
+    if (!name)
+      throw new CommandError('no host cluster context: set --host-cluster-context or a current-context');
+    return name;
+  }
+
+  restConfig(context: string): RestConfig {
+    return restConfigForContext(this.config, context);
+  }
+
+  client(context: string, name = context): KubeClient {
+    const c = new KubeClient(this.restConfig(context), { name, timeoutMs: 15_000, userAgent: 'kubefedctl' });
+    this.#clients.push(c);
+    return c;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.#clients.map((c) => c.close()));
+  }
+}
+
+/** Turns a low-level failure into one line that says which cluster could not be reached. */
+export function unreachable(what: string, e: unknown): CommandError {
+  return new CommandError(`cannot reach ${what}: ${errorMessage(e)}`);
+}

@@ -1,0 +1,436 @@
+import {
+  API_VERSION,
+  KUBEFED_CLUSTER_KIND,
+  type KubeFedCluster,
+  type KubeFedClusterSpec,
+} from '../api/core/v1beta1/index.ts';
+import { KUBEFED_CONFIG_NAME } from '../config/index.ts';
+import { KubeFedConfigType } from '../controller-manager/kubefed-config.ts';
+import { KubeFedClusterType } from '../controllers/kubefedcluster/controller.ts';
+import {
+  ApiError,
+  CoreTypes,
+  errorMessage,
+  isAlreadyExists,
+  isNotFound,
+  type KubeClient,
+  type KubeObject,
+  type ResourceType,
+} from '../kube/client/index.ts';
+import { type GlobalOptions, KubeconfigContext } from './context.ts';
+import { CommandError } from './errors.ts';
+import {
+  clusterPolicyRules,
+  healthCheckPolicyRules,
+  healthCheckRoleName,
+  namespacedPolicyRules,
+  roleName,
+  serviceAccountName,
+} from './names.ts';
+
+export interface JoinOptions extends GlobalOptions {
+  clusterName: string;
+  clusterContext?: string;
+  hostClusterName?: string;
+  secretName?: string;
+  errorOnExisting: boolean;
+  /** How long to wait for the member's token controller to fill the token Secret. */
+  tokenTimeoutMs?: number;
+  out?: (line: string) => void;
+}
+
+export interface JoinResult {
+  kubefedCluster: KubeObject;
+  /** Every object join writes, member side first; with --dry-run nothing was written. */
+  objects: Array<{ cluster: 'member' | 'host'; object: KubeObject }>;
+}
+
+const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+/** Names the host cluster inside the member's object names; they may not contain "/" or ":". */
+export function resolveHostClusterName(
+  opts: { hostClusterName?: string; hostClusterContext?: string },
+  hostContext: string,
+): string {
+  if (opts.hostClusterName !== undefined && opts.hostClusterName !== '') {
+    if (/[/:]/.test(opts.hostClusterName)) {
+      throw new CommandError(`--host-cluster-name "${opts.hostClusterName}" may not contain "/" or ":"`);
+    }
+    return opts.hostClusterName;
+  }
+  if (/[/:]/.test(hostContext)) {
+    throw new CommandError(
+      `host cluster context "${hostContext}" contains "/" or ":", which cannot be used in object names; set --host-cluster-name`,
+    );
+  }
+  return hostContext;
+}
+
+/**
+ * kubefedctl join (kubefed-behaviour §6.1): a service account with a token Secret and RBAC in the member,
+ * the token copied into a Secret in the host, and a KubeFedCluster pointing at both.
+ *
+ * Unlike KubeFed, every check (host control plane present, both clusters reachable, existing objects under
+ * --error-on-existing) runs before the first write, and a failure after that rolls back what this run
+ * created, so a failed join leaves nothing half-created.
+ */
+export async function join(opts: JoinOptions): Promise<JoinResult> {
+  const out = opts.out ?? (() => {});
+  const C = opts.clusterName;
+  if (!DNS1123_SUBDOMAIN.test(C) || C.length > 253) {
+    throw new CommandError(`invalid cluster name "${C}": must be a lowercase RFC 1123 subdomain`);
+  }
+  const ns = opts.kubefedNamespace;
+  const ctx = new KubeconfigContext(opts.kubeconfig);
+  try {
+    const hostContext = ctx.hostContextName(opts.hostClusterContext);
+    const H = resolveHostClusterName(opts, hostContext);
+    const clusterContext = opts.clusterContext || C;
+    const memberConfig = ctx.restConfig(clusterContext);
+    const host = ctx.client(hostContext, 'host');
+    const member = ctx.client(clusterContext, C);
+    const sa = serviceAccountName(C, H);
+    if (!DNS1123_SUBDOMAIN.test(sa)) {
+      throw new CommandError(
+        `service account name "${sa}" (cluster-host) is not a valid name; set --host-cluster-name`,
+      );
+    }
+
+    // --- Preflight: read-only ---------------------------------------------------------------------------
+    const scope = await readScope(host, ns, hostContext);
+    const existingCluster = await getOrUndefined<KubeObject & KubeFedCluster>(
+      host,
+      KubeFedClusterType,
+      C,
+      ns,
+      `host cluster (context "${hostContext}")`,
+    );
+    if (existingCluster && opts.errorOnExisting)
+      throw new CommandError(`federated cluster ${C} already exists in host cluster`);
+    if (opts.secretName) {
+      const s = await getOrUndefined(host, CoreTypes.secrets, opts.secretName, ns, 'host cluster');
+      if (s && opts.errorOnExisting)
+        throw new CommandError(`host cluster secret ${opts.secretName} already exists`);
+    }
+    const memberWhat = `cluster "${C}" (context "${clusterContext}", ${memberConfig.server})`;
+    const memberNs = await getOrUndefined(member, CoreTypes.namespaces, ns, undefined, memberWhat);
+    const memberObjects = memberPlan(ns, sa, scope);
+    if (opts.errorOnExisting) {
+      for (const { type, object } of memberObjects) {
+        if (type === CoreTypes.namespaces) continue;
+        const found = await getOrUndefined(
+          member,
+          type,
+          object.metadata.name ?? '',
+          object.metadata.namespace,
+          memberWhat,
+        );
+        if (found) {
+          throw new CommandError(
+            type === CoreTypes.serviceAccounts
+              ? `service account: ${sa} already exists in joining cluster: ${C}`
+              : `${type.kind} ${object.metadata.name} for service account ${sa} in joining cluster ${C} already exists`,
+          );
+        }
+      }
+    }
+    const spec: KubeFedClusterSpec = {
+      apiEndpoint: memberConfig.server,
+      ...(memberConfig.caData ? { caBundle: memberConfig.caData.toString('base64') } : {}),
+      secretRef: { name: opts.secretName ?? '' },
+      ...(memberConfig.insecureSkipTLSVerify ? { disabledTLSValidations: ['*' as const] } : {}),
+      ...(memberConfig.proxyUrl ? { proxyURL: memberConfig.proxyUrl } : {}),
+    };
+    const hostSecret: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: opts.secretName
+        ? { name: opts.secretName, namespace: ns }
+        : { generateName: `${C}-`, namespace: ns },
+      data: { token: '' },
+    };
+    const kfc: KubeObject = {
+      apiVersion: API_VERSION,
+      kind: KUBEFED_CLUSTER_KIND,
+      metadata: { name: C, namespace: ns },
+      spec,
+    };
+    const objects: JoinResult['objects'] = [
+      ...memberObjects
+        .filter((o) => o.type !== CoreTypes.namespaces || !memberNs)
+        .map((o) => ({ cluster: 'member' as const, object: o.object })),
+      { cluster: 'host', object: hostSecret },
+      { cluster: 'host', object: kfc },
+    ];
+    if (opts.dryRun) return { kubefedCluster: kfc, objects };
+
+    // --- Writes, with an undo journal -----------------------------------------------------------------
+    const undo: Array<() => Promise<unknown>> = [];
+    try {
+      for (const { type, object } of memberObjects) {
+        if (type === CoreTypes.namespaces && memberNs) continue;
+        await ensure(member, type, object, opts.errorOnExisting, undo, memberWhat);
+      }
+      out(`Created service account ${ns}/${sa} and its RBAC in cluster ${C}`);
+      const memberSecret = await waitForToken(member, sa, ns, opts.tokenTimeoutMs ?? 30_000, C);
+      const token = memberSecret.data?.token ?? '';
+      if (!spec.caBundle && memberSecret.data?.['ca.crt']) spec.caBundle = memberSecret.data['ca.crt'];
+
+      hostSecret.data = { token };
+      const secretName = await ensureHostSecret(host, hostSecret, undo);
+      spec.secretRef = { name: secretName };
+      if (existingCluster) {
+        await host.patch(KubeFedClusterType, C, { spec }, { namespace: ns, patchType: 'merge' });
+        kfc.metadata = existingCluster.metadata;
+      } else {
+        const created = await host.create(KubeFedClusterType, kfc);
+        kfc.metadata = created.metadata;
+      }
+      out(`Created KubeFedCluster ${ns}/${C} in the host cluster`);
+      return { kubefedCluster: kfc, objects };
+    } catch (e) {
+      for (const step of undo.reverse()) await step().catch(() => undefined);
+      if (e instanceof CommandError) throw e;
+      throw new CommandError(`join of cluster ${C} failed (changes rolled back): ${errorMessage(e)}`);
+    }
+  } finally {
+    await ctx.close();
+  }
+}
+
+async function readScope(
+  host: KubeClient,
+  ns: string,
+  hostContext: string,
+): Promise<'Cluster' | 'Namespaced'> {
+  try {
+    const cfg = await host.get<KubeObject & { spec?: { scope?: 'Cluster' | 'Namespaced' } }>(
+      KubeFedConfigType,
+      KUBEFED_CONFIG_NAME,
+      ns,
+    );
+    return cfg.spec?.scope ?? 'Cluster';
+  } catch (e) {
+    if (isNotFound(e)) {
+      throw new CommandError(
+        `A KubeFedConfig named "${KUBEFED_CONFIG_NAME}" was not found in namespace "${ns}". Is a KubeFed control plane running in this namespace?`,
+      );
+    }
+    throw hostError(e, hostContext);
+  }
+}
+
+function hostError(e: unknown, hostContext: string): CommandError {
+  if (e instanceof ApiError) return new CommandError(`host cluster (context "${hostContext}"): ${e.message}`);
+  return new CommandError(`cannot reach the host cluster (context "${hostContext}"): ${errorMessage(e)}`);
+}
+
+async function getOrUndefined<T extends KubeObject>(
+  client: KubeClient,
+  type: ResourceType,
+  name: string,
+  namespace: string | undefined,
+  what: string,
+): Promise<T | undefined> {
+  try {
+    return await client.get<T>(type, name, namespace);
+  } catch (e) {
+    if (isNotFound(e)) return undefined;
+    if (e instanceof ApiError) throw new CommandError(`${what}: ${e.message}`);
+    throw new CommandError(`cannot reach ${what}: ${errorMessage(e)}`);
+  }
+}
+
+/** The member objects of a join, in creation order (KubeFed's, §6.1). */
+export function memberPlan(
+  ns: string,
+  sa: string,
+  scope: 'Cluster' | 'Namespaced',
+): Array<{ type: ResourceType; object: KubeObject }> {
+  const subjects = [{ kind: 'ServiceAccount', name: sa, namespace: ns }];
+  const plan: Array<{ type: ResourceType; object: KubeObject }> = [
+    { type: CoreTypes.namespaces, object: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } } },
+    {
+      type: CoreTypes.serviceAccounts,
+      object: {
+        apiVersion: 'v1',
+        kind: 'ServiceAccount',
+        metadata: {
+          name: sa,
+          namespace: ns,
+          annotations: { 'kubernetes.io/enforce-mountable-secrets': 'true' },
+        },
+        automountServiceAccountToken: false,
+      },
+    },
+    {
+      type: CoreTypes.secrets,
+      object: {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { name: sa, namespace: ns, annotations: { 'kubernetes.io/service-account.name': sa } },
+        type: 'kubernetes.io/service-account-token',
+      },
+    },
+  ];
+  const rbac = 'rbac.authorization.k8s.io/v1';
+  const role = roleName(sa);
+  if (scope === 'Namespaced') {
+    const hc = healthCheckRoleName(sa, ns);
+    plan.push(
+      {
+        type: CoreTypes.roles,
+        object: {
+          apiVersion: rbac,
+          kind: 'Role',
+          metadata: { name: role, namespace: ns },
+          rules: namespacedPolicyRules,
+        },
+      },
+      {
+        type: CoreTypes.roleBindings,
+        object: {
+          apiVersion: rbac,
+          kind: 'RoleBinding',
+          metadata: { name: role, namespace: ns },
+          subjects,
+          roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: role },
+        },
+      },
+      {
+        type: CoreTypes.clusterRoles,
+        object: {
+          apiVersion: rbac,
+          kind: 'ClusterRole',
+          metadata: { name: hc },
+          rules: healthCheckPolicyRules,
+        },
+      },
+      {
+        type: CoreTypes.clusterRoleBindings,
+        object: {
+          apiVersion: rbac,
+          kind: 'ClusterRoleBinding',
+          metadata: { name: hc },
+          subjects,
+          roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: hc },
+        },
+      },
+    );
+  } else {
+    plan.push(
+      {
+        type: CoreTypes.clusterRoles,
+        object: {
+          apiVersion: rbac,
+          kind: 'ClusterRole',
+          metadata: { name: role },
+          rules: clusterPolicyRules,
+        },
+      },
+      {
+        type: CoreTypes.clusterRoleBindings,
+        object: {
+          apiVersion: rbac,
+          kind: 'ClusterRoleBinding',
+          metadata: { name: role },
+          subjects,
+          roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: role },
+        },
+      },
+    );
+  }
+  return plan;
+}
+
+/**
+ * Creates an object, or (without --error-on-existing) brings an existing one in line as KubeFed does:
+ * rules and subjects are updated; a binding whose roleRef differs is deleted and recreated.
+ */
+async function ensure(
+  client: KubeClient,
+  type: ResourceType,
+  object: KubeObject,
+  errorOnExisting: boolean,
+  undo: Array<() => Promise<unknown>>,
+  what: string,
+): Promise<void> {
+  const name = object.metadata.name ?? '';
+  const namespace = object.metadata.namespace;
+  try {
+    await client.create(type, object);
+    undo.push(() => client.delete(type, name, { namespace }));
+    return;
+  } catch (e) {
+    if (!isAlreadyExists(e))
+      throw e instanceof ApiError
+        ? new CommandError(`${what}: creating ${type.kind} ${name}: ${e.message}`)
+        : e;
+    if (errorOnExisting) throw new CommandError(`${type.kind} ${name} already exists in ${what}`);
+  }
+  if (type === CoreTypes.namespaces || type === CoreTypes.serviceAccounts || type === CoreTypes.secrets)
+    return;
+  const existing = await client.get(type, name, namespace);
+  if ('roleRef' in object && JSON.stringify(existing.roleRef) !== JSON.stringify(object.roleRef)) {
+    await client.delete(type, name, { namespace });
+    await client.create(type, object);
+    return;
+  }
+  const updated: KubeObject = { ...existing };
+  if ('rules' in object) updated.rules = object.rules;
+  if ('subjects' in object) updated.subjects = object.subjects;
+  await client.update(type, updated);
+}
+
+async function waitForToken(
+  member: KubeClient,
+  name: string,
+  ns: string,
+  timeoutMs: number,
+  C: string,
+): Promise<KubeObject & { data?: Record<string, string> }> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const s = await member.get<KubeObject & { data?: Record<string, string> }>(CoreTypes.secrets, name, ns);
+      if (s.data?.token) return s;
+    } catch (e) {
+      if (!isNotFound(e)) throw e;
+    }
+    if (Date.now() > deadline) {
+      throw new CommandError(
+        `timed out after ${Math.round(timeoutMs / 1000)}s waiting for the token of service account ${ns}/${name} in cluster ${C}; is its token controller (kube-controller-manager) running?`,
+      );
+    }
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+}
+
+/** Creates the host Secret, or with an explicit name updates it only when the token changed (KubeFed). */
+async function ensureHostSecret(
+  host: KubeClient,
+  secret: KubeObject,
+  undo: Array<() => Promise<unknown>>,
+): Promise<string> {
+  const ns = secret.metadata.namespace ?? '';
+  const name = secret.metadata.name;
+  if (name) {
+    try {
+      const existing = await host.get<KubeObject & { data?: Record<string, string> }>(
+        CoreTypes.secrets,
+        name,
+        ns,
+      );
+      if (existing.data?.token !== (secret.data as Record<string, string>).token) {
+        await host.update(CoreTypes.secrets, { ...existing, data: secret.data });
+      }
+      return name;
+    } catch (e) {
+      if (!isNotFound(e)) throw e;
+    }
+  }
+  const created = await host.create(CoreTypes.secrets, secret);
+  const createdName = created.metadata.name ?? '';
+  undo.push(() => host.delete(CoreTypes.secrets, createdName, { namespace: ns }));
+  return createdName;
+}

@@ -1,0 +1,153 @@
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { KubeFedCluster } from '../api/core/v1beta1/index.ts';
+import { KubeFedClusterType } from '../controllers/kubefedcluster/controller.ts';
+import { isReady } from '../controllers/kubefedcluster/health.ts';
+import { installControlPlane } from '../install/control-plane.ts';
+import type { KubeObject } from '../kube/client/index.ts';
+import { binary } from '../testing/binaries.ts';
+import { startKubefedControllerManager } from '../testing/controller-manager-process.ts';
+import { startFederation } from '../testing/federation.ts';
+import { waitFor } from '../testing/ports.ts';
+import { setDetachedPidFile } from '../testing/process.ts';
+import { CommandError } from './errors.ts';
+import { join as joinCluster } from './join.ts';
+
+export const DEFAULT_LOCAL_DIR = '.local-federation';
+
+export interface LocalUpOptions {
+  dir: string;
+  members: string[];
+  namespace: string;
+  out: (line: string) => void;
+}
+
+/**
+ * Brings up a federation on this machine: one etcd, a host and member kube-apiservers, the members'
+ * controllers, the KubeFed CRDs and namespace, kubefed-controller-manager, and every member joined with
+ * `kubefedctl join`. The processes are detached and keep running after the command returns; local-down
+ * stops them.
+ */
+export async function localUp(opts: LocalUpOptions): Promise<{ kubeconfig: string }> {
+  const dir = resolve(opts.dir);
+  const pidFile = join(dir, 'pids');
+  if (runningPids(pidFile).length > 0) {
+    throw new CommandError(
+      `a local federation is already running in ${dir}; run "kubefedctl local-down --dir ${opts.dir}" first`,
+    );
+  }
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  setDetachedPidFile(pidFile);
+  const started = Date.now();
+  try {
+    opts.out(`Starting etcd and kube-apiservers for host and ${opts.members.join(', ')}...`);
+    const fed = await startFederation({ members: opts.members, dir: join(dir, 'clusters'), keep: true });
+    const kubeconfig = join(dir, 'kubeconfig');
+    copyFileSync(fed.kubeconfigPath, kubeconfig);
+    const host = fed.host.client();
+    await installControlPlane(host, opts.namespace);
+    opts.out(`Installed the KubeFed CRDs and namespace ${opts.namespace} in the host`);
+    await startKubefedControllerManager({
+      kubeconfig,
+      context: fed.host.name,
+      namespace: opts.namespace,
+      logFile: join(dir, 'kubefed-controller-manager.log'),
+    });
+    opts.out('Started kubefed-controller-manager');
+    for (const m of opts.members) {
+      await joinCluster({
+        clusterName: m,
+        kubeconfig,
+        hostClusterContext: fed.host.name,
+        kubefedNamespace: opts.namespace,
+        errorOnExisting: true,
+        dryRun: false,
+      });
+      opts.out(`Joined ${m}`);
+    }
+    await waitFor(
+      'every member to become Ready',
+      async () => {
+        const list = await host.list<KubeObject & KubeFedCluster>(KubeFedClusterType, {
+          namespace: opts.namespace,
+        });
+        return (
+          list.items.length === opts.members.length && list.items.every((c) => isReady(c.status?.conditions))
+        );
+      },
+      { timeoutMs: 120_000, intervalMs: 500 },
+    );
+    await host.close();
+    opts.out(`Local federation is up in ${Math.round((Date.now() - started) / 1000)}s.\n`);
+    opts.out(
+      execFileSync(
+        binary('kubectl'),
+        ['--kubeconfig', kubeconfig, '-n', opts.namespace, 'get', 'kubefedclusters'],
+        {
+          encoding: 'utf8',
+        },
+      ),
+    );
+    opts.out(
+      `Use it with:  export KUBECONFIG=${kubeconfig}   (contexts: ${[fed.host.name, ...opts.members].join(', ')})`,
+    );
+    opts.out(`Stop it with: npm run local-down -- --dir ${opts.dir}`);
+    return { kubeconfig };
+  } catch (e) {
+    await localDown({ dir: opts.dir, out: () => {} });
+    throw e;
+  } finally {
+    setDetachedPidFile(undefined);
+  }
+}
+
+function runningPids(pidFile: string): Array<{ pid: number; binary: string }> {
+  if (!existsSync(pidFile)) return [];
+  return readFileSync(pidFile, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const i = line.indexOf(' ');
+      return { pid: Number(line.slice(0, i)), binary: line.slice(i + 1) };
+    })
+    .filter(({ pid, binary }) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0] === binary;
+      } catch {
+        return false;
+      }
+    });
+}
+
+/** Stops every process local-up started (SIGTERM, then SIGKILL) and removes its directory. */
+export async function localDown(opts: { dir: string; out: (line: string) => void }): Promise<void> {
+  const dir = resolve(opts.dir);
+  const pidFile = join(dir, 'pids');
+  const procs = runningPids(pidFile);
+  // Controllers first, etcd last, so nothing logs a storm of errors on the way down.
+  for (const { pid } of procs.reverse()) {
+    try {
+      process.kill(pid, 'SIGTERM');
+    } catch {
+      // Already gone.
+    }
+  }
+  const deadline = Date.now() + 10_000;
+  while (runningPids(pidFile).length > 0 && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 100));
+  for (const { pid } of runningPids(pidFile)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  }
+  rmSync(dir, { recursive: true, force: true });
+  opts.out(
+    procs.length > 0
+      ? `Stopped ${procs.length} processes and removed ${dir}`
+      : `No local federation running in ${dir}`,
+  );
+}
