@@ -39,6 +39,9 @@ fi
 
 command -v go >/dev/null || { log "error: Go is required (https://go.dev/dl); none on PATH"; exit 1; }
 mkdir -p "$BIN" "$OUT/src"
+# Parallel test processes may call this at once: one builds, the others wait and then find it cached.
+exec 9>"$OUT/.lock"
+flock 9
 export CGO_ENABLED=0 GOFLAGS=-mod=mod GOTOOLCHAIN="${GOTOOLCHAIN:-auto}"
 total_start=$(now)
 
@@ -62,7 +65,7 @@ if ((need_k8s)); then
   # Generated, not hard-coded: the set of staging modules changes between minors.
   grep -oE '^\s*k8s.io/[a-z0-9-]+ => ./staging/src/k8s.io/[a-z0-9-]+' "$gomod" | awk '{print $1}' | sort -u |
     while read -r m; do go mod edit -replace="$m=$m@$staging_version"; done
-  commit=$(go mod download -json "k8s.io/kubernetes@$K8S_VERSION" | sed -n 's/.*"Hash": "\(.*\)",/\1/p' | head -1)
+  commit=$(go mod download -json "k8s.io/kubernetes@$K8S_VERSION" | sed -n 's/.*"Hash": "\([0-9a-f]*\)".*/\1/p' | head -1)
   minor="${K8S_VERSION#v1.}"; minor="${minor%%.*}"
   ldflags="-s -w"
   for pkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do

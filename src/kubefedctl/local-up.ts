@@ -121,6 +121,17 @@ function runningPids(pidFile: string): Array<{ pid: number; binary: string }> {
     });
 }
 
+function isLiveProcess(pid: number): boolean {
+  try {
+    const state = readFileSync(`/proc/${pid}/stat`, 'utf8')
+      .replace(/^.*\) /, '')
+      .split(' ')[0];
+    return state !== 'Z' && state !== 'X';
+  } catch {
+    return false;
+  }
+}
+
 /** Stops every process local-up started (SIGTERM, then SIGKILL) and removes its directory. */
 export async function localDown(opts: { dir: string; out: (line: string) => void }): Promise<void> {
   const dir = resolve(opts.dir);
@@ -134,16 +145,19 @@ export async function localDown(opts: { dir: string; out: (line: string) => void
       // Already gone.
     }
   }
-  const deadline = Date.now() + 10_000;
-  while (runningPids(pidFile).length > 0 && Date.now() < deadline)
-    await new Promise((r) => setTimeout(r, 100));
-  for (const { pid } of runningPids(pidFile)) {
+  // Identity was checked once above; from here on a pid counts until it is gone or a zombie (a process on
+  // its way out has an empty cmdline, so re-checking the binary would let it slip through).
+  const alive = () => procs.filter(({ pid }) => isLiveProcess(pid));
+  const deadline = Date.now() + 15_000;
+  while (alive().length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  for (const { pid } of alive()) {
     try {
       process.kill(pid, 'SIGKILL');
     } catch {
       // Already gone.
     }
   }
+  while (alive().length > 0) await new Promise((r) => setTimeout(r, 50));
   rmSync(dir, { recursive: true, force: true });
   opts.out(
     procs.length > 0

@@ -1,0 +1,43 @@
+# The README's two commands are `make local-up` and `make test`; both install what they need first.
+NPM_STAMP := node_modules/.package-lock.json
+
+.PHONY: local-up local-down test check unit integration binaries crds format lint typecheck clean
+
+$(NPM_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund
+
+local-up: $(NPM_STAMP) ## Start host + members on this machine, install kubefed-ts, join the members
+	npm run --silent local-up
+
+local-down: $(NPM_STAMP) ## Stop the local federation
+	npm run --silent local-down
+
+test: $(NPM_STAMP) ## Typecheck, lint, CRD freshness, then unit and integration tests on real apiservers
+	npm test
+
+check: $(NPM_STAMP)
+	npm run check
+
+unit: $(NPM_STAMP)
+	npm run test:unit
+
+integration: $(NPM_STAMP)
+	npm run binaries >/dev/null && npm run test:integration
+
+binaries: ## Build kube-apiserver & co. into ~/.cache/kubefed-ts/<version>/bin (no-op when cached)
+	bash hack/install-k8s-binaries.sh
+
+crds: $(NPM_STAMP) ## Regenerate config/crds from the TypeScript API
+	npm run crds
+
+format: $(NPM_STAMP)
+	npm run format
+
+lint: $(NPM_STAMP)
+	npm run lint
+
+typecheck: $(NPM_STAMP)
+	npm run typecheck
+
+clean:
+	rm -rf node_modules .local-federation
