@@ -1,0 +1,109 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, before, describe, test } from 'node:test';
+import { CoreTypes, type KubeClient, type KubeObject } from '../../src/kube/client/index.ts';
+import { Informer } from '../../src/runtime/informer/index.ts';
+import { type Federation, startFederation } from '../../src/testing/federation.ts';
+import { waitFor } from '../../src/testing/ports.ts';
+
+const cm = (name: string, value: string): KubeObject => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name, namespace: 'default' },
+  data: { value },
+});
+
+/**
+ * Client-side TCP sockets to the port in any state (from /proc/net/tcp): closed connections linger in
+ * TIME_WAIT, so a client that opened a connection per request would show one socket per request.
+ */
+function socketsTo(port: number): number {
+  const hex = port.toString(16).toUpperCase().padStart(4, '0');
+  return readFileSync('/proc/net/tcp', 'utf8')
+    .split('\n')
+    .slice(1)
+    .filter((l) => {
+      const cols = l.trim().split(/\s+/);
+      return cols[2]?.endsWith(`:${hex}`);
+    }).length;
+}
+
+describe('client and informer against a real apiserver', () => {
+  let fed: Federation;
+  let client: KubeClient;
+
+  before(async () => {
+    fed = await startFederation({ members: [] });
+    client = fed.host.client();
+  });
+  after(async () => {
+    await fed?.stop();
+  });
+
+  test('sequential requests reuse one keep-alive connection', async () => {
+    const port = Number(new URL(fed.host.server).port);
+    const before = socketsTo(port);
+    const c = fed.host.client();
+    for (let i = 0; i < 20; i++) await c.get(CoreTypes.namespaces, 'default');
+    const opened = socketsTo(port) - before;
+    assert.ok(opened <= 1, `20 requests opened ${opened} connections`);
+    await c.close();
+  });
+
+  test('the informer lists, then follows adds, updates and deletes through its watch', async () => {
+    await client.create(CoreTypes.configMaps, cm('before', '1'));
+    const events: string[] = [];
+    const inf = new Informer({ client, type: CoreTypes.configMaps, namespace: 'default' });
+    inf.addHandlers({
+      onAdd: (o) => events.push(`add ${o.metadata.name}`),
+      onUpdate: (_o, n) =>
+        events.push(`update ${n.metadata.name} ${(n.data as Record<string, string>).value}`),
+      onDelete: (o) => events.push(`delete ${o.metadata.name}`),
+    });
+    inf.start();
+    try {
+      await inf.waitForSync();
+      assert.ok(inf.hasSynced());
+      assert.ok(inf.store.get('default/before'), 'listed object cached');
+      assert.equal(inf.store.get('default/before')?.kind, 'ConfigMap', 'list items get their kind');
+      await client.create(CoreTypes.configMaps, cm('after', '1'));
+      await client.patch(CoreTypes.configMaps, 'after', { data: { value: '2' } }, { namespace: 'default' });
+      await client.delete(CoreTypes.configMaps, 'after', { namespace: 'default' });
+      await waitFor('the watch events', async () => events.includes('delete after'), { timeoutMs: 10_000 });
+      assert.deepEqual(
+        events.filter((e) => e.includes('after')),
+        ['add after', 'update after 2', 'delete after'],
+      );
+      assert.equal(inf.store.get('default/after'), undefined);
+    } finally {
+      await inf.stop();
+    }
+  });
+
+  test('the informer survives an apiserver restart and catches up on what changed meanwhile', async () => {
+    const inf = new Informer({
+      client,
+      type: CoreTypes.configMaps,
+      namespace: 'default',
+      backoffInitialMs: 200,
+      backoffMaxMs: 1000,
+    });
+    inf.start();
+    try {
+      await inf.waitForSync();
+      await fed.host.stopApiServer();
+      await new Promise((r) => setTimeout(r, 1500)); // several failed reconnects
+      await fed.host.startApiServer();
+      await client.create(CoreTypes.configMaps, cm('while-away', 'x'));
+      await waitFor(
+        'the informer to see the new object',
+        async () => Boolean(inf.store.get('default/while-away')),
+        {
+          timeoutMs: 20_000,
+        },
+      );
+    } finally {
+      await inf.stop();
+    }
+  });
+});
