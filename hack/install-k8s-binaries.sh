@@ -122,5 +122,20 @@ else
   log "kwok $KWOK_VERSION: cached"
 fi
 
+# --- kwok stages: the kwok controller does nothing without them (kwokctl passes the same set) -------
+if [[ "$(cat "$BIN/.kwok-stages.version" 2>/dev/null)" != "$KWOK_VERSION" ]]; then
+  dir=$(go mod download -json "sigs.k8s.io/kwok@$KWOK_VERSION" | sed -n 's/.*"Dir": "\(.*\)",/\1/p')
+  stages="$dir/kustomize/stage"
+  {
+    for f in "$stages"/node/fast/node-initialize.yaml "$stages"/node/heartbeat/node-heartbeat.yaml \
+      "$stages"/pod/fast/pod-ready.yaml "$stages"/pod/fast/pod-complete.yaml "$stages"/pod/fast/pod-delete.yaml; do
+      echo "---"
+      cat "$f"
+    done
+  } >"$BIN/kwok-stages.yaml"
+  echo "$KWOK_VERSION" >"$BIN/.kwok-stages.version"
+  log "kwok stages written to $BIN/kwok-stages.yaml"
+fi
+
 log "all binaries ready in $BIN ($(($(now) - total_start))s)"
 echo "$BIN"

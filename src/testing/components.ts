@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { renderKubeconfig } from '../kube/kubeconfig/index.ts';
 import type { ApiServer } from './apiserver.ts';
-import { binary } from './binaries.ts';
+import { binary, binDir } from './binaries.ts';
 import { ManagedProcess } from './process.ts';
 
 /**
@@ -82,9 +82,10 @@ export function startKwok(api: ApiServer): ManagedProcess {
     binary('kwok'),
     [
       `--kubeconfig=${kubeconfig}`,
+      // The stages (node-initialize, heartbeat, pod-ready/complete/delete) that kwokctl would pass.
+      `--config=${join(binDir(), 'kwok-stages.yaml')}`,
       '--manage-all-nodes=false',
       '--manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake',
-      '--disregard-status-with-annotation-selector=kwok.x-k8s.io/status=custom',
       '--node-ip=127.0.0.1',
       '--node-port=0',
       '--server-address=127.0.0.1:0',
