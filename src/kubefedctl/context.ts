@@ -1,4 +1,4 @@
-import { errorMessage, KubeClient } from '../kube/client/index.ts';
+import { ApiError, errorMessage, KubeClient } from '../kube/client/index.ts';
 import {
   loadKubeconfig,
   type MergedKubeconfig,
@@ -47,7 +47,8 @@ export class KubeconfigContext {
   }
 }
 
-/** Turns a low-level failure into one line that says which cluster could not be reached. */
-export function unreachable(what: string, e: unknown): CommandError {
-  return new CommandError(`cannot reach ${what}: ${errorMessage(e)}`);
+/** Turns a failed host call into one line that says whether the host answered or could not be reached. */
+export function hostError(e: unknown, hostContext: string): CommandError {
+  if (e instanceof ApiError) return new CommandError(`host cluster (context "${hostContext}"): ${e.message}`);
+  return new CommandError(`cannot reach the host cluster (context "${hostContext}"): ${errorMessage(e)}`);
 }

@@ -17,7 +17,7 @@ import {
   type KubeObject,
   type ResourceType,
 } from '../kube/client/index.ts';
-import { type GlobalOptions, KubeconfigContext } from './context.ts';
+import { type GlobalOptions, hostError, KubeconfigContext } from './context.ts';
 import { CommandError } from './errors.ts';
 import {
   clusterPolicyRules,
@@ -218,11 +218,6 @@ async function readScope(
     }
     throw hostError(e, hostContext);
   }
-}
-
-function hostError(e: unknown, hostContext: string): CommandError {
-  if (e instanceof ApiError) return new CommandError(`host cluster (context "${hostContext}"): ${e.message}`);
-  return new CommandError(`cannot reach the host cluster (context "${hostContext}"): ${errorMessage(e)}`);
 }
 
 async function getOrUndefined<T extends KubeObject>(

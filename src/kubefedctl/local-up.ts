@@ -93,7 +93,9 @@ export async function localUp(opts: LocalUpOptions): Promise<{ kubeconfig: strin
     opts.out(
       `Use it with:  export KUBECONFIG=${kubeconfig}   (contexts: ${[fed.host.name, ...opts.members].join(', ')})`,
     );
-    opts.out(`Stop it with: npm run local-down -- --dir ${opts.dir}`);
+    opts.out(
+      `Stop it with: ${opts.dir === DEFAULT_LOCAL_DIR ? 'make local-down' : `bin/kubefedctl local-down --dir ${opts.dir}`}`,
+    );
     return { kubeconfig };
   } catch (e) {
     await localDown({ dir: opts.dir, out: () => {} });

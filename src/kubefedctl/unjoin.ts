@@ -1,7 +1,6 @@
 import type { KubeFedCluster } from '../api/core/v1beta1/index.ts';
 import { KubeFedClusterType } from '../controllers/kubefedcluster/controller.ts';
 import {
-  ApiError,
   CoreTypes,
   errorMessage,
   isNotFound,
@@ -9,7 +8,7 @@ import {
   type KubeObject,
   type ResourceType,
 } from '../kube/client/index.ts';
-import { type GlobalOptions, KubeconfigContext } from './context.ts';
+import { type GlobalOptions, hostError, KubeconfigContext } from './context.ts';
 import { CommandError } from './errors.ts';
 import { resolveHostClusterName } from './join.ts';
 import { healthCheckRoleName, roleName, serviceAccountName } from './names.ts';
@@ -123,11 +122,6 @@ export async function unjoin(opts: UnjoinOptions): Promise<UnjoinResult> {
   } finally {
     await ctx.close();
   }
-}
-
-function hostError(e: unknown, hostContext: string): CommandError {
-  if (e instanceof ApiError) return new CommandError(`host cluster (context "${hostContext}"): ${e.message}`);
-  return new CommandError(`cannot reach the host cluster (context "${hostContext}"): ${errorMessage(e)}`);
 }
 
 async function deleteIfExists(

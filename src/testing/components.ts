@@ -30,24 +30,31 @@ export function adminKubeconfigFile(api: ApiServer): string {
   return file;
 }
 
+/** Flags kube-controller-manager and kube-scheduler share: admin kubeconfig, loopback only, no leader election. */
+function componentArgs(kubeconfig: string): string[] {
+  return [
+    `--kubeconfig=${kubeconfig}`,
+    `--authentication-kubeconfig=${kubeconfig}`,
+    `--authorization-kubeconfig=${kubeconfig}`,
+    '--bind-address=127.0.0.1',
+    '--secure-port=0',
+    '--leader-elect=false',
+    '--v=0',
+  ];
+}
+
 export function startControllerManager(api: ApiServer, controllers: string[] | 'all'): ManagedProcess {
   const kubeconfig = adminKubeconfigFile(api);
   return ManagedProcess.start(
     `kube-controller-manager-${api.name}`,
     binary('kube-controller-manager'),
     [
-      `--kubeconfig=${kubeconfig}`,
-      `--authentication-kubeconfig=${kubeconfig}`,
-      `--authorization-kubeconfig=${kubeconfig}`,
-      '--bind-address=127.0.0.1',
-      '--secure-port=0',
-      '--leader-elect=false',
+      ...componentArgs(kubeconfig),
       `--service-account-private-key-file=${api.saKeyFile}`,
       `--root-ca-file=${api.certFile}`,
       `--controllers=${controllers === 'all' ? '*' : controllers.join(',')}`,
       '--use-service-account-credentials=false',
       '--concurrent-gc-syncs=5',
-      '--v=0',
     ],
     { logFile: join(api.dir, 'kube-controller-manager.log') },
   );
@@ -58,15 +65,7 @@ export function startScheduler(api: ApiServer): ManagedProcess {
   return ManagedProcess.start(
     `kube-scheduler-${api.name}`,
     binary('kube-scheduler'),
-    [
-      `--kubeconfig=${kubeconfig}`,
-      `--authentication-kubeconfig=${kubeconfig}`,
-      `--authorization-kubeconfig=${kubeconfig}`,
-      '--bind-address=127.0.0.1',
-      '--secure-port=0',
-      '--leader-elect=false',
-      '--v=0',
-    ],
+    componentArgs(kubeconfig),
     { logFile: join(api.dir, 'kube-scheduler.log') },
   );
 }

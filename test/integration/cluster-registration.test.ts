@@ -1,16 +1,19 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { KubeFedClusterType } from '../../src/controllers/kubefedcluster/controller.ts';
 import { CoreTypes, isNotFound, type KubeClient } from '../../src/kube/client/index.ts';
 import { binary } from '../../src/testing/binaries.ts';
-import {
-  type ControllerManagerProcess,
-  startKubefedControllerManager,
-} from '../../src/testing/controller-manager-process.ts';
+import type { ControllerManagerProcess } from '../../src/testing/controller-manager-process.ts';
 import { type Federation, startFederation } from '../../src/testing/federation.ts';
-import { type ClusterObject, condition, kubefedctl, NS, prepareHost, waitForCluster } from './helpers.ts';
+import {
+  type ClusterObject,
+  condition,
+  kubefedctl,
+  NS,
+  startControlPlane,
+  waitForCluster,
+} from './helpers.ts';
 
 const exists = async (c: KubeClient, type: Parameters<KubeClient['get']>[0], name: string, ns?: string) => {
   try {
@@ -30,14 +33,7 @@ describe('cluster registration and health against real apiservers', () => {
 
   before(async () => {
     fed = await startFederation({ members: ['cluster1', 'cluster2'] });
-    host = fed.host.client();
-    await prepareHost(host);
-    cm = await startKubefedControllerManager({
-      kubeconfig: fed.kubeconfigPath,
-      context: 'host',
-      namespace: NS,
-      logFile: join(fed.dir, 'kubefed-controller-manager.log'),
-    });
+    ({ host, cm } = await startControlPlane(fed));
   });
   after(async () => {
     await cm?.process.stop();

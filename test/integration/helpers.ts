@@ -7,6 +7,11 @@ import { KubeFedClusterType } from '../../src/controllers/kubefedcluster/control
 import { installControlPlane } from '../../src/install/control-plane.ts';
 import type { KubeClient, KubeObject } from '../../src/kube/client/index.ts';
 import { REPO_ROOT } from '../../src/paths.ts';
+import {
+  type ControllerManagerProcess,
+  startKubefedControllerManager,
+} from '../../src/testing/controller-manager-process.ts';
+import type { Federation } from '../../src/testing/federation.ts';
 import { waitFor } from '../../src/testing/ports.ts';
 
 export const NS = 'kube-federation-system';
@@ -80,4 +85,19 @@ export async function waitForCluster(
     { timeoutMs, intervalMs: 200, describe: () => JSON.stringify(last?.status ?? null) },
   );
   return last as ClusterObject;
+}
+
+/** The usual integration setup: CRDs and a fast KubeFedConfig in the host, then a controller manager. */
+export async function startControlPlane(
+  fed: Federation,
+): Promise<{ host: KubeClient; cm: ControllerManagerProcess }> {
+  const host = fed.host.client();
+  await prepareHost(host);
+  const cm = await startKubefedControllerManager({
+    kubeconfig: fed.kubeconfigPath,
+    context: 'host',
+    namespace: NS,
+    logFile: join(fed.dir, 'kubefed-controller-manager.log'),
+  });
+  return { host, cm };
 }

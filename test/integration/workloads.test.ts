@@ -1,14 +1,10 @@
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { KubeClient, KubeObject, ResourceType } from '../../src/kube/client/index.ts';
-import {
-  type ControllerManagerProcess,
-  startKubefedControllerManager,
-} from '../../src/testing/controller-manager-process.ts';
+import type { ControllerManagerProcess } from '../../src/testing/controller-manager-process.ts';
 import { type Federation, startFederation } from '../../src/testing/federation.ts';
 import { waitFor } from '../../src/testing/ports.ts';
-import { condition, kubefedctl, NS, prepareHost, waitForCluster } from './helpers.ts';
+import { condition, kubefedctl, startControlPlane, waitForCluster } from './helpers.ts';
 
 const Deployments: ResourceType = {
   group: 'apps',
@@ -38,14 +34,7 @@ describe('members that run workloads (controller-manager, scheduler, kwok)', () 
         { name: 'node-a', labels: { 'failure-domain.beta.kubernetes.io/zone': 'us-east-1a' } },
       ],
     });
-    host = fed.host.client();
-    await prepareHost(host);
-    cm = await startKubefedControllerManager({
-      kubeconfig: fed.kubeconfigPath,
-      context: 'host',
-      namespace: NS,
-      logFile: join(fed.dir, 'kubefed-controller-manager.log'),
-    });
+    ({ host, cm } = await startControlPlane(fed));
   });
   after(async () => {
     await cm?.process.stop();
