@@ -100,6 +100,9 @@ describe('cluster registration and health against real apiservers', () => {
       assert.equal(condition(c, 'Ready')?.reason, 'ClusterReady');
       assert.equal(c.status?.kubernetesVersion, 'v1.36.3');
     }
+    const metrics = await (await fetch(`${cm.metricsUrl}/metrics`)).text();
+    assert.match(metrics, /^kubefedcluster_total\{state="ready",cluster="cluster1"\} 1$/m);
+    assert.match(metrics, /^kubefedcluster_total\{state="offline",cluster="cluster1"\} 0$/m);
     const table = execFileSync(
       binary('kubectl'),
       ['--kubeconfig', fed.kubeconfigPath, '-n', NS, 'get', 'kubefedclusters'],
