@@ -1,5 +1,6 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { setRequestObserver } from '../kube/client/index.ts';
+import type { WorkQueueMetrics } from './workqueue/metrics.ts';
 
 /** One registry per process, served at /metrics. */
 export const registry = new Registry();
@@ -80,3 +81,46 @@ export const reconcileTime = new Histogram({
   ],
   registers: [registry],
 });
+
+// Work queues, with client-go's metric names so existing controller dashboards apply.
+const workqueueAdds = new Counter({
+  name: 'workqueue_adds_total',
+  help: 'Keys added to a work queue.',
+  labelNames: ['name'] as const,
+  registers: [registry],
+});
+const workqueueDepth = new Gauge({
+  name: 'workqueue_depth',
+  help: 'Keys waiting in a work queue.',
+  labelNames: ['name'] as const,
+  registers: [registry],
+});
+const workqueueQueueDuration = new Histogram({
+  name: 'workqueue_queue_duration_seconds',
+  help: 'Seconds a key waits in a work queue before it is processed.',
+  labelNames: ['name'] as const,
+  buckets: [1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 0.001, 0.01, 0.1, 1, 10],
+  registers: [registry],
+});
+const workqueueWorkDuration = new Histogram({
+  name: 'workqueue_work_duration_seconds',
+  help: 'Seconds processing one key takes.',
+  labelNames: ['name'] as const,
+  buckets: [1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 0.001, 0.01, 0.1, 1, 10],
+  registers: [registry],
+});
+const workqueueRetries = new Counter({
+  name: 'workqueue_retries_total',
+  help: 'Delayed or rate-limited re-adds to a work queue.',
+  labelNames: ['name'] as const,
+  registers: [registry],
+});
+
+/** WorkQueue hooks that feed the registry; pass as `metrics` when creating a controller's queue. */
+export const prometheusWorkQueueMetrics: WorkQueueMetrics = {
+  onAdd: (name) => workqueueAdds.inc({ name }),
+  onDepth: (name, depth) => workqueueDepth.set({ name }, depth),
+  onLatency: (name, seconds) => workqueueQueueDuration.observe({ name }, seconds),
+  onWorkDuration: (name, seconds) => workqueueWorkDuration.observe({ name }, seconds),
+  onRetry: (name) => workqueueRetries.inc({ name }),
+};
