@@ -124,6 +124,7 @@ fi
 
 # --- kwok stages: the kwok controller does nothing without them (kwokctl passes the same set) -------
 if [[ "$(cat "$BIN/.kwok-stages.version" 2>/dev/null)" != "$KWOK_VERSION" ]]; then
+  cd "$OUT"
   dir=$(go mod download -json "sigs.k8s.io/kwok@$KWOK_VERSION" | sed -n 's/.*"Dir": "\(.*\)",/\1/p')
   stages="$dir/kustomize/stage"
   {
