@@ -54,7 +54,7 @@ need_k8s=0
 for b in "${k8s_bins[@]}"; do stamp_ok "$b" "$K8S_VERSION" || need_k8s=1; done
 if ((need_k8s)); then
   step=$(now)
-  log "building Kubernetes $K8S_VERSION (kube-apiserver, kube-controller-manager, kube-scheduler, kubectl); a cold build takes tens of minutes"
+  log "building Kubernetes $K8S_VERSION (kube-apiserver, kube-controller-manager, kube-scheduler, kubectl); a cold build takes about 5 minutes on 2 cores"
   src="$OUT/src/kubernetes"
   rm -rf "$src" && mkdir -p "$src" && cd "$src"
   go mod init kubefed-ts.local/k8s-binaries >/dev/null 2>&1
