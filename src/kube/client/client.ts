@@ -1,9 +1,10 @@
 import { Agent, type Dispatcher, ProxyAgent, request } from 'undici';
+import { sleep } from '../../runtime/backoff.ts';
+import { TokenBucketRateLimiter } from '../../runtime/workqueue/rate-limiter.ts';
 import type { RestConfig } from '../kubeconfig/index.ts';
 import { CredentialSource } from './auth.ts';
 import { ApiError, TransportError } from './errors.ts';
 import { type ResourceType, resourcePath, withQuery } from './paths.ts';
-import { TokenBucket } from './token-bucket.ts';
 import type { KubeObject, ObjectList, WatchEvent } from './types.ts';
 
 export interface KubeClientOptions {
@@ -62,7 +63,8 @@ export class KubeClient {
   readonly config: RestConfig;
   readonly #options: Required<Omit<KubeClientOptions, 'name'>>;
   readonly #credentials: CredentialSource;
-  readonly #limiter: TokenBucket;
+  /** Client-side QPS/burst like client-go's; absent when qps <= 0 (no limit). */
+  readonly #limiter: TokenBucketRateLimiter | undefined;
   #dispatcher: Dispatcher | undefined;
   #dispatcherCertKey: string | undefined;
 
@@ -78,7 +80,10 @@ export class KubeClient {
       connections: options.connections ?? 16,
     };
     this.#credentials = new CredentialSource(config);
-    this.#limiter = new TokenBucket(this.#options.qps, this.#options.burst);
+    this.#limiter =
+      this.#options.qps > 0
+        ? new TokenBucketRateLimiter(this.#options.qps, Math.max(1, this.#options.burst))
+        : undefined;
   }
 
   #getDispatcher(certData?: Buffer, keyData?: Buffer): Dispatcher {
@@ -162,7 +167,7 @@ export class KubeClient {
     let statusCode: number | undefined;
     try {
       for (let attempt = 0; ; attempt++) {
-        await this.#limiter.take();
+        await this.#throttle();
         const timeout = AbortSignal.timeout(opts.timeoutMs ?? this.#options.timeoutMs);
         const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
         const res = await this.#send(method, path, { ...opts, signal });
@@ -309,7 +314,7 @@ export class KubeClient {
     onEvent: (event: WatchEvent<T>) => void,
     opts: { signal?: AbortSignal; inactivityMs?: number } = {},
   ): Promise<'closed' | 'stalled' | 'aborted'> {
-    await this.#limiter.take();
+    await this.#throttle();
     const stall = new AbortController();
     const signal = opts.signal ? AbortSignal.any([opts.signal, stall.signal]) : stall.signal;
     const inactivityMs = opts.inactivityMs ?? 120_000;
@@ -362,19 +367,15 @@ export class KubeClient {
     }
   }
 
+  /** Waits for this request's token: the bucket reserves it, so concurrent callers queue in order. */
+  async #throttle(): Promise<void> {
+    const wait = this.#limiter?.when('') ?? 0;
+    if (wait > 0) await sleep(wait);
+  }
+
   async close(): Promise<void> {
     const d = this.#dispatcher;
     this.#dispatcher = undefined;
     await d?.destroy().catch(() => undefined);
   }
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const t = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(t);
-      resolve();
-    });
-  });
 }
