@@ -25,6 +25,7 @@ import { Informer } from '../../runtime/informer/index.ts';
 import { type Logger, silentLogger } from '../../runtime/logger.ts';
 import type { Runnable } from '../../runtime/manager.ts';
 import { clusterHealthStatusDuration, kubefedClusterTotal } from '../../runtime/metrics.ts';
+import { dropUndefined } from '../../util/drop-undefined.ts';
 import {
   applyThresholds,
   type HealthMemory,
@@ -166,18 +167,18 @@ export class ClusterHealthController implements Runnable {
     const topology = nodes
       ? zonesAndRegion(nodes, current ?? {})
       : { zones: current?.zones, region: current?.region };
-    const status: KubeFedClusterStatus = {
+    const status: KubeFedClusterStatus = dropUndefined({
       conditions,
       // Keep the last known version while a cluster is unreachable rather than blanking it.
       kubernetesVersion: version ?? current?.kubernetesVersion,
       zones: topology.zones,
       region: topology.region,
-    };
+    });
     if (!this.#needsWrite(current, status)) return;
     try {
       await this.#opts.hostClient.update<ClusterObject>(
         KubeFedClusterType,
-        { ...cluster, apiVersion: API_VERSION, kind: KUBEFED_CLUSTER_KIND, status: dropUndefined(status) },
+        { ...cluster, apiVersion: API_VERSION, kind: KUBEFED_CLUSTER_KIND, status },
         { subresource: 'status' },
       );
     } catch (e) {
@@ -235,7 +236,7 @@ export class ClusterHealthController implements Runnable {
         ...s,
         conditions: (s.conditions ?? []).map(({ lastProbeTime: _, ...c }: ClusterCondition) => c),
       });
-    if (strip(current) !== strip(dropUndefined(next))) return true;
+    if (strip(current) !== strip(next)) return true;
     const lastProbe = Date.parse(current.conditions?.[0]?.lastProbeTime ?? '');
     const refresh = this.#opts.probeTimeRefreshMs ?? Math.max(this.#opts.health.periodMs, 60_000);
     return !(lastProbe > 0) || Date.now() - lastProbe >= refresh;
@@ -275,8 +276,4 @@ export class ClusterHealthController implements Runnable {
       kubefedClusterTotal.remove({ state, cluster: name });
     await this.#clients.remove(name);
   }
-}
-
-function dropUndefined<T extends object>(o: T): T {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 }

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'yaml';
+import { dropUndefined } from '../../util/drop-undefined.ts';
 import { describeFsError, KubeconfigError } from './errors.ts';
 import type { AuthInfo, Cluster, Context, MergedKubeconfig } from './types.ts';
 
@@ -257,11 +258,6 @@ function checkAuthProvider(raw: unknown, where: string): void {
 function resolveRef(ref: string | undefined, baseDir: string): string | undefined {
   if (!ref) return ref;
   return path.isAbsolute(ref) ? ref : path.join(baseDir, ref);
-}
-
-function dropUndefined<T extends object>(obj: T): T {
-  for (const key of Object.keys(obj) as Array<keyof T>) if (obj[key] === undefined) delete obj[key];
-  return obj;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { dropUndefined } from '../../util/drop-undefined.ts';
 import { describeFsError, KubeconfigError } from './errors.ts';
 import type { AuthInfo, ExecConfig, MergedKubeconfig } from './types.ts';
 
@@ -210,11 +211,6 @@ function checkProxyUrl(proxyUrl: string, clusterName: string): void {
   if (!url || !['http:', 'https:', 'socks5:'].includes(url.protocol)) {
     throw invalid(`proxy-url "${proxyUrl}" of cluster "${clusterName}" must be an http, https or socks5 URL`);
   }
-}
-
-function dropUndefined(cfg: RestConfig): RestConfig {
-  for (const key of Object.keys(cfg) as Array<keyof RestConfig>) if (cfg[key] === undefined) delete cfg[key];
-  return cfg;
 }
 
 function invalid(message: string): KubeconfigError {
