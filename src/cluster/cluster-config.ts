@@ -1,5 +1,5 @@
 import type { KubeFedCluster } from '../api/core/v1beta1/index.ts';
-import type { RestConfig } from '../kube/kubeconfig/index.ts';
+import { type RestConfig, restConfigFromParts } from '../kube/kubeconfig/index.ts';
 
 /** Why a KubeFedCluster cannot be turned into a client; reported as its ConfigMalformed condition. */
 export class ClusterConfigError extends Error {
@@ -80,26 +80,19 @@ export function buildClusterRestConfig(
   if (disabled.includes('*') && disabled.length > 1) {
     throw new ClusterConfigError('disabledTLSValidations: "*" must be the only item');
   }
-  if (spec.proxyURL) {
-    let proxy: URL;
-    try {
-      proxy = new URL(spec.proxyURL);
-    } catch {
-      throw new ClusterConfigError(`proxyURL "${spec.proxyURL}" is not a URL`);
-    }
-    if (!['http:', 'https:', 'socks5:'].includes(proxy.protocol)) {
-      throw new ClusterConfigError(`proxyURL "${spec.proxyURL}": scheme must be http, https or socks5`);
-    }
+  let config: RestConfig;
+  try {
+    // The kubeconfig layer's constructor also checks the proxy URL; its errors become this cluster's.
+    config = restConfigFromParts({
+      name,
+      server,
+      caData,
+      token,
+      insecureSkipTLSVerify: disabled.includes('*'),
+      proxyUrl: spec.proxyURL,
+    });
+  } catch (e) {
+    throw new ClusterConfigError((e as Error).message);
   }
-  return {
-    contextName: name,
-    clusterName: name,
-    userName: name,
-    server,
-    caData,
-    token,
-    insecureSkipTLSVerify: disabled.includes('*'),
-    skipServerNameCheck: disabled.includes('SubjectName'),
-    proxyUrl: spec.proxyURL || undefined,
-  };
+  return { ...config, skipServerNameCheck: disabled.includes('SubjectName') };
 }
