@@ -36,8 +36,9 @@ export class KubeconfigContext {
     return restConfigForContext(this.config, context);
   }
 
-  client(context: string, name = context): KubeClient {
-    const c = new KubeClient(this.restConfig(context), { name, timeoutMs: 15_000, userAgent: 'kubefedctl' });
+  /** A client for the context; pass its already-resolved config to avoid reading CA/cert files again. */
+  client(context: string, name = context, config: RestConfig = this.restConfig(context)): KubeClient {
+    const c = new KubeClient(config, { name, timeoutMs: 15_000, userAgent: 'kubefedctl' });
     this.#clients.push(c);
     return c;
   }

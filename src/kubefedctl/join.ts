@@ -88,7 +88,7 @@ export async function join(opts: JoinOptions): Promise<JoinResult> {
     const clusterContext = opts.clusterContext || C;
     const memberConfig = ctx.restConfig(clusterContext);
     const host = ctx.client(hostContext, 'host');
-    const member = ctx.client(clusterContext, C);
+    const member = ctx.client(clusterContext, C, memberConfig);
     const sa = serviceAccountName(C, H);
     if (!DNS1123_SUBDOMAIN.test(sa)) {
       throw new CommandError(

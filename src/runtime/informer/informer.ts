@@ -50,7 +50,6 @@ export class Informer<T extends KubeObject = KubeObject> {
   #synced = false;
   #syncWaiters: Array<() => void> = [];
   #running: Promise<void> | undefined;
-  #lastError: unknown;
 
   constructor(opts: InformerOptions) {
     this.#opts = opts;
@@ -77,10 +76,6 @@ export class Informer<T extends KubeObject = KubeObject> {
 
   hasSynced(): boolean {
     return this.#synced;
-  }
-
-  get lastError(): unknown {
-    return this.#lastError;
   }
 
   /** Resolves once the first list has been loaded (or when the informer stops). */
@@ -131,7 +126,6 @@ export class Informer<T extends KubeObject = KubeObject> {
             event: 'reconnect',
           });
         }
-        this.#lastError = undefined;
       } catch (e) {
         if (signal.aborted) break;
         if (isGone(e)) {
@@ -141,7 +135,6 @@ export class Informer<T extends KubeObject = KubeObject> {
           resourceVersion = undefined;
           continue;
         }
-        this.#lastError = e;
         informerEvents.inc({ cluster: this.#opts.client.name, resource: this.#resource, event: 'error' });
         const delay = backoff.next();
         this.#log.debug({ err: (e as Error).message, retryInMs: delay }, 'list/watch failed; retrying');
