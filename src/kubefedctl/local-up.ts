@@ -10,7 +10,7 @@ import { binary } from '../testing/binaries.ts';
 import { startKubefedControllerManager } from '../testing/controller-manager-process.ts';
 import { startFederation } from '../testing/federation.ts';
 import { waitFor } from '../testing/ports.ts';
-import { setDetachedPidFile } from '../testing/process.ts';
+import { runsBinary, setDetachedPidFile } from '../testing/process.ts';
 import { CommandError } from './errors.ts';
 import { join as joinCluster } from './join.ts';
 
@@ -114,13 +114,7 @@ function runningPids(pidFile: string): Array<{ pid: number; binary: string }> {
       const i = line.indexOf(' ');
       return { pid: Number(line.slice(0, i)), binary: line.slice(i + 1) };
     })
-    .filter(({ pid, binary }) => {
-      try {
-        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0] === binary;
-      } catch {
-        return false;
-      }
-    });
+    .filter(({ pid, binary }) => runsBinary(pid, binary));
 }
 
 function isLiveProcess(pid: number): boolean {

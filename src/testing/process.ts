@@ -57,15 +57,22 @@ export function reapOrphans(): void {
     for (const file of readdirSync(dir)) {
       const pid = Number(file);
       try {
-        const expected = readFileSync(join(dir, file), 'utf8');
-        const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0];
         // Only kill a pid that still runs the binary we started (pids get reused).
-        if (cmdline === expected) process.kill(pid, 'SIGKILL');
+        if (runsBinary(pid, readFileSync(join(dir, file), 'utf8'))) process.kill(pid, 'SIGKILL');
       } catch {
         // Gone already.
       }
     }
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** True while `pid` runs `binary` (argv[0] as it was started), so a reused pid is never mistaken for ours. */
+export function runsBinary(pid: number, binary: string): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0] === binary;
+  } catch {
+    return false;
   }
 }
 
