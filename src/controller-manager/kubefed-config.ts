@@ -2,12 +2,10 @@ import { readFile } from 'node:fs/promises';
 import { parse as parseYaml } from 'yaml';
 import {
   API_VERSION,
-  GROUP,
   KUBEFED_CONFIG_KIND,
-  KUBEFED_CONFIG_PLURAL,
   type KubeFedConfig,
+  KubeFedConfigType,
   type KubeFedScope,
-  VERSION,
 } from '../api/core/v1beta1/index.ts';
 import {
   defaultKubeFedConfigSpec,
@@ -16,22 +14,8 @@ import {
   type ResolvedKubeFedConfig,
   resolveKubeFedConfig,
 } from '../config/index.ts';
-import {
-  isAlreadyExists,
-  isNotFound,
-  type KubeClient,
-  type KubeObject,
-  type ResourceType,
-} from '../kube/client/index.ts';
+import { isAlreadyExists, isNotFound, type KubeClient, type KubeObject } from '../kube/client/index.ts';
 import type { Logger } from '../runtime/logger.ts';
-
-export const KubeFedConfigType: ResourceType = {
-  group: GROUP,
-  version: VERSION,
-  plural: KUBEFED_CONFIG_PLURAL,
-  namespaced: true,
-  kind: KUBEFED_CONFIG_KIND,
-};
 
 type ConfigObject = KubeFedConfig & KubeObject;
 

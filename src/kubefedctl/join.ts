@@ -3,10 +3,10 @@ import {
   KUBEFED_CLUSTER_KIND,
   type KubeFedCluster,
   type KubeFedClusterSpec,
+  KubeFedClusterType,
+  KubeFedConfigType,
 } from '../api/core/v1beta1/index.ts';
 import { KUBEFED_CONFIG_NAME } from '../config/index.ts';
-import { KubeFedConfigType } from '../controller-manager/kubefed-config.ts';
-import { KubeFedClusterType } from '../controllers/kubefedcluster/controller.ts';
 import {
   ApiError,
   CoreTypes,

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { KubeFedCluster } from '../api/core/v1beta1/index.ts';
-import { KubeFedClusterType } from '../controllers/kubefedcluster/controller.ts';
+import { KubeFedClusterType } from '../api/core/v1beta1/index.ts';
 import { isReady } from '../controllers/kubefedcluster/health.ts';
 import { installControlPlane } from '../install/control-plane.ts';
 import type { KubeObject } from '../kube/client/index.ts';

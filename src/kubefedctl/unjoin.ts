@@ -1,5 +1,5 @@
 import type { KubeFedCluster } from '../api/core/v1beta1/index.ts';
-import { KubeFedClusterType } from '../controllers/kubefedcluster/controller.ts';
+import { KubeFedClusterType } from '../api/core/v1beta1/index.ts';
 import {
   CoreTypes,
   errorMessage,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
-import { KubeFedClusterType } from '../../src/controllers/kubefedcluster/controller.ts';
+import { KubeFedClusterType } from '../../src/api/core/v1beta1/index.ts';
 import { CoreTypes, isNotFound, type KubeClient } from '../../src/kube/client/index.ts';
 import { binary } from '../../src/testing/binaries.ts';
 import type { ControllerManagerProcess } from '../../src/testing/controller-manager-process.ts';

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { KubeFedConfigType } from '../../src/api/core/v1beta1/index.ts';
 import { CoreTypes, type KubeClient, type KubeObject } from '../../src/kube/client/index.ts';
 import {
   type ControllerManagerProcess,
@@ -72,19 +73,15 @@ describe('kubefed-controller-manager process', () => {
       /Error: KubeFedConfig kube-federation-system\/kubefed is invalid: spec\.clusterHealthCheck\.period/,
     );
     assert.doesNotMatch(log, /\n\s+at /, 'no stack trace');
-    await host.delete(
-      { group: 'core.kubefed.io', version: 'v1beta1', plural: 'kubefedconfigs', namespaced: true },
-      'kubefed',
-      {
-        namespace: NS,
-      },
-    );
+    await host.delete(KubeFedConfigType, 'kubefed', {
+      namespace: NS,
+    });
   });
 
   test('a missing KubeFedConfig is created with KubeFed defaults', async () => {
     const p = await start('defaults');
     const cfg = await host.get<KubeObject & { spec: Record<string, Record<string, unknown>> }>(
-      { group: 'core.kubefed.io', version: 'v1beta1', plural: 'kubefedconfigs', namespaced: true },
+      KubeFedConfigType,
       'kubefed',
       NS,
     );
@@ -102,7 +99,7 @@ describe('kubefed-controller-manager process', () => {
     assert.equal(await holder(host), undefined);
     // Switch to fast lease timings for the takeover test.
     await host.patch(
-      { group: 'core.kubefed.io', version: 'v1beta1', plural: 'kubefedconfigs', namespaced: true },
+      KubeFedConfigType,
       'kubefed',
       { spec: { leaderElect: FAST_CONFIG.leaderElect } },
       { namespace: NS, patchType: 'merge' },

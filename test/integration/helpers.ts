@@ -1,9 +1,13 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
-import { API_VERSION, KUBEFED_CONFIG_KIND, type KubeFedCluster } from '../../src/api/core/v1beta1/index.ts';
+import {
+  API_VERSION,
+  KUBEFED_CONFIG_KIND,
+  type KubeFedCluster,
+  KubeFedClusterType,
+  KubeFedConfigType,
+} from '../../src/api/core/v1beta1/index.ts';
 import { defaultKubeFedConfigSpec } from '../../src/config/index.ts';
-import { KubeFedConfigType } from '../../src/controller-manager/kubefed-config.ts';
-import { KubeFedClusterType } from '../../src/controllers/kubefedcluster/controller.ts';
 import { installControlPlane } from '../../src/install/control-plane.ts';
 import type { KubeClient, KubeObject } from '../../src/kube/client/index.ts';
 import { REPO_ROOT } from '../../src/paths.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { KubeFedClusterType } from '../../src/controllers/kubefedcluster/controller.ts';
+import { KubeFedClusterType } from '../../src/api/core/v1beta1/index.ts';
 import { CoreTypes, type KubeClient } from '../../src/kube/client/index.ts';
 import { type Federation, startFederation } from '../../src/testing/federation.ts';
 import { kubefedctl, NS, prepareHost } from './helpers.ts';

@@ -1,12 +1,10 @@
 import {
   API_VERSION,
   type ClusterCondition,
-  GROUP,
   KUBEFED_CLUSTER_KIND,
-  KUBEFED_CLUSTER_PLURAL,
   type KubeFedCluster,
   type KubeFedClusterStatus,
-  VERSION,
+  KubeFedClusterType,
 } from '../../api/core/v1beta1/index.ts';
 import { ClusterClients } from '../../cluster/cluster-clients.ts';
 import { ClusterConfigError, type ClusterSecret } from '../../cluster/cluster-config.ts';
@@ -17,7 +15,6 @@ import {
   isNotFound,
   type KubeClient,
   type KubeObject,
-  type ResourceType,
 } from '../../kube/client/index.ts';
 import { sleep } from '../../runtime/backoff.ts';
 import type { EventRecorder } from '../../runtime/events.ts';
@@ -34,14 +31,6 @@ import {
   probeState,
   zonesAndRegion,
 } from './health.ts';
-
-export const KubeFedClusterType: ResourceType = {
-  group: GROUP,
-  version: VERSION,
-  plural: KUBEFED_CLUSTER_PLURAL,
-  namespaced: true,
-  kind: KUBEFED_CLUSTER_KIND,
-};
 
 type ClusterObject = KubeFedCluster & KubeObject;
 type SecretObject = ClusterSecret & KubeObject;
