@@ -1,0 +1,11 @@
+export * from './constants.ts';
+export * from './desired.ts';
+export { compareCodePoints, deepCopy, isPlainObject, type JsonObject, jsonEqual } from './json.ts';
+export * from './json-patch.ts';
+export * from './label-selector.ts';
+export * from './overrides.ts';
+export * from './placement.ts';
+export * from './retain.ts';
+export * from './status.ts';
+export * from './versions.ts';
+export * from './workload-aggregate.ts';
