@@ -1,6 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import { FederatedTypeConfigType } from '../api/core/v1beta1/index.ts';
+import { defaultFederatedTypes } from '../federation-types/default-types.ts';
 import {
   CoreTypes,
   isAlreadyExists,
@@ -70,8 +72,34 @@ export async function ensureNamespace(client: KubeClient, name: string): Promise
   }
 }
 
-/** What a host needs before the controller manager starts: the KubeFed namespace and the CRDs. */
-export async function installControlPlane(client: KubeClient, namespace: string): Promise<void> {
+/**
+ * What a host needs before the controller manager starts: the KubeFed namespace and the CRDs; with
+ * defaultTypes also the ten default federated types (their CRDs and FTCs), as KubeFed's Helm chart installs.
+ */
+export async function installControlPlane(
+  client: KubeClient,
+  namespace: string,
+  opts: { defaultTypes?: boolean } = {},
+): Promise<void> {
   await ensureNamespace(client, namespace);
   await applyCrds(client);
+  if (opts.defaultTypes) await applyDefaultFederatedTypes(client, namespace);
+}
+
+/** Creates or updates the default federated types' CRDs, then their FTCs (spec replaced, status kept). */
+async function applyDefaultFederatedTypes(client: KubeClient, namespace: string): Promise<void> {
+  const { crds, ftcs } = defaultFederatedTypes(namespace);
+  await applyCrds(
+    client,
+    crds.map((c) => ({ ...c })),
+  );
+  for (const ftc of ftcs) {
+    try {
+      await client.create(FederatedTypeConfigType, ftc);
+    } catch (e) {
+      if (!isAlreadyExists(e)) throw e;
+      const existing = await client.get(FederatedTypeConfigType, ftc.metadata.name, namespace);
+      await client.update(FederatedTypeConfigType, { ...existing, spec: ftc.spec });
+    }
+  }
 }

@@ -1,0 +1,12 @@
+/** `<plural>` for the core group, else `<plural>.<group>`: FTC names and CRD names are both built this way. */
+export function groupQualifiedName(plural: string, group: string): string {
+  return group ? `${plural}.${group}` : plural;
+}
+
+/** The FTC name KubeFed requires for a target type (§2.3), e.g. `deployments.apps`, `configmaps`. */
+export function ftcNameFor(target: { plural: string; group: string }): string {
+  return groupQualifiedName(target.plural, target.group);
+}
+
+export const federatedKindFor = (kind: string): string => `Federated${kind}`;
+export const federatedPluralFor = (plural: string): string => `federated${plural}`;
