@@ -1,4 +1,5 @@
 import { stringify } from 'yaml';
+import * as internal from './core/v1alpha1/index.ts';
 import * as core from './core/v1beta1/index.ts';
 import { buildCrd, type CustomResourceDefinition } from './crd.ts';
 
@@ -53,6 +54,28 @@ export function allCrds(): CustomResourceDefinition[] {
       shortNames: core.FEDERATED_TYPE_CONFIG_SHORT_NAMES,
       scope: 'Namespaced',
       schema: core.FederatedTypeConfigSchema,
+      statusSubresource: true,
+      printerColumns: [],
+    }),
+    buildCrd({
+      group: internal.GROUP,
+      version: internal.VERSION,
+      kind: internal.PROPAGATED_VERSION_KIND,
+      plural: internal.PROPAGATED_VERSION_PLURAL,
+      singular: internal.PROPAGATED_VERSION_SINGULAR,
+      scope: 'Namespaced',
+      schema: internal.PropagatedVersionSchema,
+      statusSubresource: true,
+      printerColumns: [],
+    }),
+    buildCrd({
+      group: internal.GROUP,
+      version: internal.VERSION,
+      kind: internal.CLUSTER_PROPAGATED_VERSION_KIND,
+      plural: internal.CLUSTER_PROPAGATED_VERSION_PLURAL,
+      singular: internal.CLUSTER_PROPAGATED_VERSION_SINGULAR,
+      scope: 'Cluster',
+      schema: internal.PropagatedVersionSchema,
       statusSubresource: true,
       printerColumns: [],
     }),
