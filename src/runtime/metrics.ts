@@ -1,6 +1,7 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { setRequestObserver } from '../kube/client/index.ts';
 import type { WorkQueueMetrics } from './workqueue/metrics.ts';
+import type { ReconcileResult } from './workqueue/run-workers.ts';
 
 /** One registry per process, served at /metrics. */
 export const registry = new Registry();
@@ -124,3 +125,29 @@ export const prometheusWorkQueueMetrics: WorkQueueMetrics = {
   onWorkDuration: (name, seconds) => workqueueWorkDuration.observe({ name }, seconds),
   onRetry: (name) => workqueueRetries.inc({ name }),
 };
+
+/**
+ * Wraps a reconcile function so that each call feeds controller-runtime's reconcile metrics
+ * (`controller_runtime_reconcile_total{result}`, `..._errors_total`, `..._time_seconds`), as KubeFed v0.10 does.
+ */
+export function measuredReconcile(
+  controller: string,
+  reconcile: (key: string) => Promise<ReconcileResult>,
+): (key: string) => Promise<ReconcileResult> {
+  return async (key) => {
+    const end = reconcileTime.startTimer({ controller });
+    try {
+      const r = await reconcile(key);
+      const result = r.kind === 'ok' ? 'success' : r.kind === 'error' ? 'error' : 'requeue_after';
+      reconcileTotal.inc({ controller, result });
+      if (r.kind === 'error') reconcileErrors.inc({ controller });
+      return r;
+    } catch (e) {
+      reconcileTotal.inc({ controller, result: 'error' });
+      reconcileErrors.inc({ controller });
+      throw e;
+    } finally {
+      end();
+    }
+  };
+}

@@ -287,15 +287,17 @@ export class KubeClient {
       namespace?: string;
       propagationPolicy?: 'Orphan' | 'Background' | 'Foreground';
       preconditions?: { uid?: string; resourceVersion?: string };
+      gracePeriodSeconds?: number;
     } = {},
   ): Promise<KubeObject> {
     const body =
-      opts.propagationPolicy || opts.preconditions
+      opts.propagationPolicy || opts.preconditions || opts.gracePeriodSeconds !== undefined
         ? {
             apiVersion: 'v1',
             kind: 'DeleteOptions',
             propagationPolicy: opts.propagationPolicy,
             preconditions: opts.preconditions,
+            gracePeriodSeconds: opts.gracePeriodSeconds,
           }
         : undefined;
     return this.request<KubeObject>('DELETE', resourcePath(type, { namespace: opts.namespace, name }), {

@@ -48,6 +48,7 @@ export class Informer<T extends KubeObject = KubeObject> {
   readonly #abort = new AbortController();
   readonly #resource: string;
   #synced = false;
+  #lastError: unknown;
   #syncWaiters: Array<() => void> = [];
   #running: Promise<void> | undefined;
 
@@ -76,6 +77,14 @@ export class Informer<T extends KubeObject = KubeObject> {
 
   hasSynced(): boolean {
     return this.#synced;
+  }
+
+  /**
+   * The error of the last failed list or watch, cleared by the next success: lets a controller report why
+   * a cache never synced (e.g. 404 when a member does not serve the type) instead of just waiting.
+   */
+  get lastError(): unknown {
+    return this.#lastError;
   }
 
   /** Resolves once the first list has been loaded (or when the informer stops). */
@@ -108,6 +117,7 @@ export class Informer<T extends KubeObject = KubeObject> {
           },
           (event) => {
             backoff.reset();
+            this.#lastError = undefined;
             const next = event.object.metadata?.resourceVersion;
             if (event.type !== 'BOOKMARK') this.#apply(event.type, event.object);
             if (next) rv = next;
@@ -135,6 +145,7 @@ export class Informer<T extends KubeObject = KubeObject> {
           resourceVersion = undefined;
           continue;
         }
+        this.#lastError = e;
         informerEvents.inc({ cluster: this.#opts.client.name, resource: this.#resource, event: 'error' });
         const delay = backoff.next();
         this.#log.debug({ err: (e as Error).message, retryInMs: delay }, 'list/watch failed; retrying');
@@ -166,6 +177,7 @@ export class Informer<T extends KubeObject = KubeObject> {
         if (old) this.#apply('DELETED', old);
       }
     }
+    this.#lastError = undefined;
     if (!this.#synced) {
       this.#synced = true;
       for (const w of this.#syncWaiters.splice(0)) w();

@@ -154,6 +154,10 @@ export class WorkQueue {
     if (this.#processing.size === 0) this.#notifyDrained();
   }
 
+  isShuttingDown(): boolean {
+    return this.#shuttingDown;
+  }
+
   /** shutDown(), then resolves once every key in processing has been done(). */
   shutDownWithDrain(): Promise<void> {
     const drained = new Promise<void>((resolve) => this.#drainers.push(resolve));
