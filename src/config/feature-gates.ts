@@ -8,11 +8,15 @@ export const FeatureGate = {
 } as const;
 export type FeatureGate = (typeof FeatureGate)[keyof typeof FeatureGate];
 
-/** Default state of each gate when the config does not mention it. */
+/**
+ * Default state of each gate when the config does not mention it. RawResourceStatusCollection defaults to on
+ * in kubefed-ts (off in KubeFed): collection is already opt-in per type through the FTC's statusCollection,
+ * and the workload health it feeds is one of the things kubefed-ts exists for.
+ */
 export const DEFAULT_FEATURE_GATES: Readonly<Record<FeatureGate, boolean>> = {
   PushReconciler: true,
   SchedulerPreferences: true,
-  RawResourceStatusCollection: false,
+  RawResourceStatusCollection: true,
 };
 
 /** Known gate names, sorted like the list the defaulter produces. */

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Command, Option } from '@commander-js/extra-typings';
+import { parseDuration } from '../config/duration.ts';
+import { FederatedTypeConfigController } from '../controllers/federatedtypeconfig/controller.ts';
 import { ClusterHealthController } from '../controllers/kubefedcluster/controller.ts';
 import { errorMessage, KubeClient } from '../kube/client/index.ts';
 import {
@@ -30,6 +32,7 @@ interface Options {
   metricsAddr: string;
   restConfigQps: number;
   restConfigBurst: number;
+  memberDeletionTimeout: string;
   v: number;
 }
 
@@ -57,6 +60,12 @@ function buildCommand(): Command {
     .option('--metrics-addr <addr>', 'address for /metrics', ':9090')
     .addOption(new Option('--rest-config-qps <n>', 'host API QPS').default(100).argParser(Number))
     .addOption(new Option('--rest-config-burst <n>', 'host API burst').default(200).argParser(Number))
+    .option(
+      '--member-deletion-timeout <duration>',
+      'how long deleting a federated object waits for a member that is not ready before releasing it ' +
+        '(kubefed-ts extension; KubeFed waited forever)',
+      '5m',
+    )
     .addOption(new Option('-v, --v <level>', 'log verbosity (0 info, 1+ debug)').default(0).argParser(Number))
     .version('kubefed-ts v0.1.0', '--version') as unknown as Command;
 }
@@ -89,6 +98,12 @@ export async function main(argv: string[]): Promise<number> {
 
 async function run(o: Options, log: Logger): Promise<number> {
   const namespace = o.kubefedNamespace || inClusterNamespace();
+  let deletionTimeoutMs: number;
+  try {
+    deletionTimeoutMs = parseDuration(o.memberDeletionTimeout);
+  } catch (e) {
+    throw new FatalConfigError(`--member-deletion-timeout: ${errorMessage(e)}`);
+  }
   if (!namespace) throw new FatalConfigError('--kubefed-namespace is required when not running in a pod');
   const host = new KubeClient(hostRestConfig(o), {
     name: 'host',
@@ -145,9 +160,18 @@ async function run(o: Options, log: Logger): Promise<number> {
     logger: log,
   });
   manager.add(health);
+  const ftcController = new FederatedTypeConfigController({
+    host,
+    namespace,
+    config,
+    logger: log,
+    deletionTimeoutMs,
+  });
+  manager.add(ftcController);
   manager.addReadyCheck(
     'caches',
-    () => !manager.isLeader || health.hasSynced() || 'informer caches not synced',
+    () =>
+      !manager.isLeader || (health.hasSynced() && ftcController.hasSynced()) || 'informer caches not synced',
   );
 
   const exit = await manager.run(signal);

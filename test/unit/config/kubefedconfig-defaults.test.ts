@@ -15,7 +15,7 @@ const FULL_DEFAULTS = {
   leaderElect: { leaseDuration: '15s', renewDeadline: '10s', retryPeriod: '5s', resourceLock: 'configmaps' },
   featureGates: [
     { name: 'PushReconciler', configuration: 'Enabled' },
-    { name: 'RawResourceStatusCollection', configuration: 'Disabled' },
+    { name: 'RawResourceStatusCollection', configuration: 'Enabled' },
     { name: 'SchedulerPreferences', configuration: 'Enabled' },
   ],
   clusterHealthCheck: { period: '10s', failureThreshold: 3, successThreshold: 1, timeout: '3s' },
@@ -106,7 +106,7 @@ describe('defaultFeatureGates', () => {
   test('appends missing known gates with their defaults and sorts by name', () => {
     assert.deepEqual(defaultFeatureGates([{ name: 'SchedulerPreferences', configuration: 'Disabled' }]), [
       { name: 'PushReconciler', configuration: 'Enabled' },
-      { name: 'RawResourceStatusCollection', configuration: 'Disabled' },
+      { name: 'RawResourceStatusCollection', configuration: 'Enabled' },
       { name: 'SchedulerPreferences', configuration: 'Disabled' },
     ]);
   });
@@ -138,7 +138,7 @@ describe('defaultFeatureGates', () => {
       [
         'PushReconciler=Disabled',
         'PushReconciler=Enabled',
-        'RawResourceStatusCollection=Disabled',
+        'RawResourceStatusCollection=Enabled',
         'SchedulerPreferences=Enabled',
       ],
     );

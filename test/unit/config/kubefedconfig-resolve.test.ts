@@ -22,7 +22,7 @@ describe('resolveKubeFedConfig', () => {
         retryPeriodMs: 5_000,
         resourceLock: 'configmaps',
       },
-      featureGates: { PushReconciler: true, SchedulerPreferences: true, RawResourceStatusCollection: false },
+      featureGates: { PushReconciler: true, SchedulerPreferences: true, RawResourceStatusCollection: true },
       clusterHealthCheck: { periodMs: 10_000, failureThreshold: 3, successThreshold: 1, timeoutMs: 3_000 },
       syncController: { maxConcurrentReconciles: 1, adoptResources: true },
       statusController: { maxConcurrentReconciles: 1 },

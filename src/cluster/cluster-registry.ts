@@ -1,0 +1,157 @@
+import { type KubeFedCluster, KubeFedClusterType } from '../api/core/v1beta1/index.ts';
+import { isReady } from '../controllers/kubefedcluster/health.ts';
+import { CoreTypes, type KubeClient, type KubeClientOptions, type KubeObject } from '../kube/client/index.ts';
+import { Informer } from '../runtime/informer/index.ts';
+import { type Logger, silentLogger } from '../runtime/logger.ts';
+import { ClusterClients } from './cluster-clients.ts';
+import type { ClusterSecret } from './cluster-config.ts';
+
+export type ClusterObject = KubeFedCluster & KubeObject;
+type SecretObject = ClusterSecret & KubeObject;
+
+export type ClusterChange = 'added' | 'updated' | 'removed';
+
+export interface ClusterListener {
+  /**
+   * A cluster appeared, disappeared, or changed in a way that invalidates member caches: readiness, spec,
+   * labels, annotations or its token Secret.
+   */
+  onClusterChange(name: string, change: ClusterChange, ready: boolean): void;
+}
+
+/**
+ * The host's view of the member clusters, shared by every sync controller: one KubeFedCluster informer, one
+ * Secret informer, and one client (connection pool) per member, so that twenty federated types do not open
+ * twenty connections to every member.
+ */
+export class ClusterRegistry {
+  readonly #host: KubeClient;
+  readonly #namespace: string;
+  readonly #clients: ClusterClients;
+  readonly #clusters: Informer<ClusterObject>;
+  readonly #secrets: Informer<SecretObject>;
+  readonly #listeners = new Set<ClusterListener>();
+  readonly #fingerprints = new Map<string, string>();
+
+  constructor(opts: {
+    host: KubeClient;
+    namespace: string;
+    clientOptions?: KubeClientOptions;
+    logger?: Logger;
+  }) {
+    this.#host = opts.host;
+    this.#namespace = opts.namespace;
+    const log = (opts.logger ?? silentLogger).child({ component: 'cluster-registry' });
+    this.#clients = new ClusterClients({ userAgent: 'kubefed-controller', ...opts.clientOptions });
+    this.#clusters = new Informer<ClusterObject>({
+      client: opts.host,
+      type: KubeFedClusterType,
+      namespace: opts.namespace,
+      logger: log,
+    });
+    this.#secrets = new Informer<SecretObject>({
+      client: opts.host,
+      type: CoreTypes.secrets,
+      namespace: opts.namespace,
+      logger: log,
+    });
+    this.#clusters.addHandlers({
+      onAdd: (c) => this.#changed(c, 'added'),
+      onUpdate: (_, c) => this.#changed(c, 'updated'),
+      onDelete: (c) => this.#removed(c.metadata.name ?? ''),
+    });
+    this.#secrets.addHandlers({
+      onUpdate: (_, s) => this.#secretChanged(s),
+      onAdd: (s) => this.#secretChanged(s),
+    });
+  }
+
+  get namespace(): string {
+    return this.#namespace;
+  }
+
+  get hostClient(): KubeClient {
+    return this.#host;
+  }
+
+  start(): void {
+    this.#clusters.start();
+    this.#secrets.start();
+  }
+
+  async waitForSync(): Promise<void> {
+    await Promise.all([this.#clusters.waitForSync(), this.#secrets.waitForSync()]);
+  }
+
+  hasSynced(): boolean {
+    return this.#clusters.hasSynced() && this.#secrets.hasSynced();
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all([this.#clusters.stop(), this.#secrets.stop()]);
+    await this.#clients.closeAll();
+  }
+
+  addListener(l: ClusterListener): () => void {
+    this.#listeners.add(l);
+    return () => this.#listeners.delete(l);
+  }
+
+  /** Every registered cluster, ready or not, sorted by name. */
+  list(): ClusterObject[] {
+    return this.#clusters.store
+      .list()
+      .sort((a, b) => ((a.metadata.name ?? '') < (b.metadata.name ?? '') ? -1 : 1));
+  }
+
+  get(name: string): ClusterObject | undefined {
+    return this.#clusters.store.get(`${this.#namespace}/${name}`);
+  }
+
+  isReady(name: string): boolean {
+    return isReady(this.get(name)?.status?.conditions);
+  }
+
+  /** The member's client; throws ClusterConfigError when the KubeFedCluster or its Secret is unusable. */
+  clientFor(name: string): KubeClient {
+    const cluster = this.get(name);
+    if (!cluster) throw new Error(`cluster "${name}" is not registered`);
+    const secret = this.#secrets.store.get(`${this.#namespace}/${cluster.spec?.secretRef?.name ?? ''}`);
+    return this.#clients.clientFor(cluster, secret);
+  }
+
+  #fingerprint(c: ClusterObject): string {
+    const secret = this.#secrets.store.get(`${this.#namespace}/${c.spec?.secretRef?.name ?? ''}`);
+    return JSON.stringify([
+      isReady(c.status?.conditions),
+      c.spec,
+      c.metadata.labels ?? {},
+      c.metadata.annotations ?? {},
+      secret?.metadata.resourceVersion ?? '',
+    ]);
+  }
+
+  #changed(c: ClusterObject, change: ClusterChange): void {
+    const name = c.metadata.name ?? '';
+    const fp = this.#fingerprint(c);
+    if (this.#fingerprints.get(name) === fp) return;
+    this.#fingerprints.set(name, fp);
+    this.#emit(name, change === 'added' ? 'added' : 'updated', isReady(c.status?.conditions));
+  }
+
+  #removed(name: string): void {
+    this.#fingerprints.delete(name);
+    void this.#clients.remove(name);
+    this.#emit(name, 'removed', false);
+  }
+
+  #secretChanged(s: SecretObject): void {
+    for (const c of this.#clusters.store.list()) {
+      if (c.spec?.secretRef?.name === s.metadata.name) this.#changed(c, 'updated');
+    }
+  }
+
+  #emit(name: string, change: ClusterChange, ready: boolean): void {
+    for (const l of this.#listeners) l.onClusterChange(name, change, ready);
+  }
+}

@@ -1,0 +1,260 @@
+import {
+  API_VERSION,
+  ControllerStatus,
+  FEDERATED_TYPE_CONFIG_FINALIZER,
+  FEDERATED_TYPE_CONFIG_KIND,
+  type FederatedTypeConfig,
+  type FederatedTypeConfigStatus,
+  FederatedTypeConfigType,
+} from '../../api/core/v1beta1/index.ts';
+import { ClusterRegistry } from '../../cluster/cluster-registry.ts';
+import type { ResolvedKubeFedConfig } from '../../config/index.ts';
+import {
+  errorMessage,
+  isConflict,
+  isNotFound,
+  type KubeClient,
+  type KubeObject,
+  type ResourceType,
+} from '../../kube/client/index.ts';
+import { Informer } from '../../runtime/informer/index.ts';
+import { type Logger, silentLogger } from '../../runtime/logger.ts';
+import type { Runnable } from '../../runtime/manager.ts';
+import { measuredReconcile, prometheusWorkQueueMetrics } from '../../runtime/metrics.ts';
+import { ok, type ReconcileResult, retry, runWorkers, WorkQueue } from '../../runtime/workqueue/index.ts';
+import { SyncController } from '../sync/controller.ts';
+import { applyFtcDefaults, ftcControlPlan } from './plan.ts';
+
+type FtcObject = FederatedTypeConfig & KubeObject;
+
+/** The FTC that federates namespaces: namespaced types wait for it (§3.4). */
+export const NAMESPACES_FTC = 'namespaces';
+
+export interface FederatedTypeConfigControllerOptions {
+  host: KubeClient;
+  namespace: string;
+  config: ResolvedKubeFedConfig;
+  logger?: Logger;
+  deletionTimeoutMs: number;
+  memberEventDelayMs?: number;
+}
+
+interface Running {
+  controller: SyncController;
+  generation: number;
+}
+
+/**
+ * The FederatedTypeConfig controller (§3.4): one sync controller per enabled FTC, started, stopped and
+ * restarted as FTCs change, with `status.propagationController` telling which. It also owns the cluster
+ * registry that every sync controller shares.
+ */
+export class FederatedTypeConfigController implements Runnable {
+  readonly name = 'federatedtypeconfig';
+  readonly leaderOnly = true;
+  readonly #opts: FederatedTypeConfigControllerOptions;
+  readonly #log: Logger;
+  readonly #registry: ClusterRegistry;
+  readonly #running = new Map<string, Running>();
+  #ftcs: Informer<FtcObject> | undefined;
+  #queue: WorkQueue | undefined;
+
+  constructor(opts: FederatedTypeConfigControllerOptions) {
+    this.#opts = opts;
+    this.#log = (opts.logger ?? silentLogger).child({ controller: this.name });
+    this.#registry = new ClusterRegistry({ host: opts.host, namespace: opts.namespace, logger: opts.logger });
+  }
+
+  hasSynced(): boolean {
+    return Boolean(this.#ftcs?.hasSynced() && this.#registry.hasSynced());
+  }
+
+  /** Names of the FTCs whose sync controller runs (for tests and probes). */
+  runningControllers(): string[] {
+    return [...this.#running.keys()].sort();
+  }
+
+  async run(signal: AbortSignal): Promise<void> {
+    const { host, namespace } = this.#opts;
+    const queue = new WorkQueue({ name: this.name, metrics: prometheusWorkQueueMetrics });
+    this.#queue = queue;
+    const ftcs = new Informer<FtcObject>({
+      client: host,
+      type: FederatedTypeConfigType,
+      namespace,
+      logger: this.#log,
+    });
+    this.#ftcs = ftcs;
+    const enqueue = (o: KubeObject) => queue.add(o.metadata.name ?? '');
+    ftcs.addHandlers({ onAdd: enqueue, onUpdate: (_, o) => enqueue(o), onDelete: enqueue });
+    this.#registry.start();
+    ftcs.start();
+    const stopped = new Promise<void>((r) => signal.addEventListener('abort', () => r(), { once: true }));
+    await Promise.race([Promise.all([ftcs.waitForSync(), this.#registry.waitForSync()]), stopped]);
+    const workers = runWorkers(
+      queue,
+      1,
+      measuredReconcile(this.name, (key) => this.#reconcile(key)),
+      { logger: this.#log },
+    );
+    await stopped;
+    queue.shutDown();
+    await workers;
+    await Promise.all([...this.#running.values()].map((r) => r.controller.stop()));
+    this.#running.clear();
+    await ftcs.stop();
+    await this.#registry.stop();
+  }
+
+  #namespacedFtcs(): string[] {
+    return (this.#ftcs?.store.list() ?? [])
+      .filter((f) => f.spec?.targetType?.scope === 'Namespaced')
+      .map((f) => f.metadata.name ?? '');
+  }
+
+  #federatedNamespaceType(): ResourceType | undefined {
+    const ns = this.#ftcs?.store.get(`${this.#opts.namespace}/${NAMESPACES_FTC}`);
+    if (!ns || ns.metadata.deletionTimestamp) return undefined;
+    const f = ns.spec.federatedType;
+    return { group: f.group ?? '', version: f.version, plural: f.pluralName, namespaced: true, kind: f.kind };
+  }
+
+  async #stopController(name: string): Promise<boolean> {
+    const r = this.#running.get(name);
+    if (!r) return false;
+    this.#running.delete(name);
+    await r.controller.stop();
+    this.#log.info({ ftc: name }, 'stopped sync controller');
+    return true;
+  }
+
+  async #reconcile(name: string): Promise<ReconcileResult> {
+    const { host, namespace, config } = this.#opts;
+    const cached = this.#ftcs?.store.get(`${namespace}/${name}`);
+    if (!cached) {
+      await this.#stopController(name);
+      return ok();
+    }
+    const ftc = applyFtcDefaults(structuredClone(cached));
+    const plan = ftcControlPlan({
+      ftc,
+      controlPlaneScope: config.scope,
+      namespacesFtcPresent: this.#federatedNamespaceType() !== undefined,
+      running: this.#running.has(name),
+      runningGeneration: this.#running.get(name)?.generation,
+    });
+
+    if (plan.action === 'finalize') {
+      await this.#stopController(name);
+      if (name === NAMESPACES_FTC) for (const n of this.#namespacedFtcs()) this.#queue?.add(n);
+      try {
+        await host.patch(
+          FederatedTypeConfigType,
+          name,
+          {
+            metadata: {
+              finalizers: (ftc.metadata?.finalizers ?? []).filter(
+                (f) => f !== FEDERATED_TYPE_CONFIG_FINALIZER,
+              ),
+              resourceVersion: ftc.metadata?.resourceVersion,
+            },
+          },
+          { namespace, patchType: 'merge' },
+        );
+      } catch (e) {
+        if (!isNotFound(e)) return retry(e);
+      }
+      return ok();
+    }
+
+    if (!(ftc.metadata?.finalizers ?? []).includes(FEDERATED_TYPE_CONFIG_FINALIZER)) {
+      try {
+        const patched = await host.patch<FtcObject>(
+          FederatedTypeConfigType,
+          name,
+          {
+            metadata: {
+              finalizers: [...(ftc.metadata?.finalizers ?? []), FEDERATED_TYPE_CONFIG_FINALIZER],
+              resourceVersion: ftc.metadata?.resourceVersion,
+            },
+          },
+          { namespace, patchType: 'merge' },
+        );
+        ftc.metadata = patched.metadata;
+      } catch (e) {
+        if (isNotFound(e)) return ok();
+        return retry(e);
+      }
+      if (name === NAMESPACES_FTC) for (const n of this.#namespacedFtcs()) this.#queue?.add(n);
+    }
+
+    let waitError: string | undefined;
+    switch (plan.action) {
+      case 'stop':
+        await this.#stopController(name);
+        break;
+      case 'restart':
+        await this.#stopController(name);
+        this.#startController(ftc);
+        break;
+      case 'start':
+        this.#startController(ftc);
+        break;
+      case 'waitForNamespaces':
+        await this.#stopController(name);
+        waitError = `FederatedTypeConfig "${NAMESPACES_FTC}" must exist for a namespaced type to be propagated`;
+        break;
+      case 'none':
+        break;
+    }
+
+    const status: FederatedTypeConfigStatus = {
+      observedGeneration: ftc.metadata?.generation ?? 0,
+      propagationController: this.#running.has(name) ? ControllerStatus.Running : ControllerStatus.NotRunning,
+      statusController: ControllerStatus.NotRunning,
+    };
+    const cur = ftc.status;
+    if (
+      cur?.observedGeneration !== status.observedGeneration ||
+      cur?.propagationController !== status.propagationController ||
+      cur?.statusController !== status.statusController
+    ) {
+      try {
+        await host.update(
+          FederatedTypeConfigType,
+          { ...ftc, apiVersion: API_VERSION, kind: FEDERATED_TYPE_CONFIG_KIND, status } as FtcObject,
+          { subresource: 'status' },
+        );
+      } catch (e) {
+        if (isConflict(e)) {
+          this.#queue?.add(name);
+          return ok();
+        }
+        if (!isNotFound(e)) return retry(e);
+      }
+    }
+    return waitError ? retry(new Error(waitError)) : ok();
+  }
+
+  #startController(ftc: FtcObject): void {
+    const name = ftc.metadata?.name ?? '';
+    try {
+      const controller = new SyncController({
+        ftc,
+        host: this.#opts.host,
+        registry: this.#registry,
+        namespace: this.#opts.namespace,
+        config: this.#opts.config,
+        federatedNamespaceType: this.#federatedNamespaceType(),
+        logger: this.#opts.logger,
+        deletionTimeoutMs: this.#opts.deletionTimeoutMs,
+        memberEventDelayMs: this.#opts.memberEventDelayMs,
+      });
+      controller.start();
+      this.#running.set(name, { controller, generation: ftc.metadata?.generation ?? 0 });
+      this.#log.info({ ftc: name, generation: ftc.metadata?.generation }, 'started sync controller');
+    } catch (e) {
+      this.#log.error({ ftc: name, err: errorMessage(e) }, 'cannot start sync controller');
+    }
+  }
+}

@@ -1,0 +1,45 @@
+import type { FederatedTypeConfig } from '../../api/core/v1beta1/index.ts';
+import type { KubeObject } from '../../kube/client/index.ts';
+
+export type FtcAction = 'finalize' | 'start' | 'stop' | 'restart' | 'waitForNamespaces' | 'none';
+
+/**
+ * KubeFed's name-derived defaults (§2.3): an FTC named `plural.group` (or `plural` for the core group) may
+ * leave targetType.pluralName and group empty.
+ */
+export function applyFtcDefaults<T extends FederatedTypeConfig & KubeObject>(ftc: T): T {
+  const name = ftc.metadata?.name ?? '';
+  const dot = name.indexOf('.');
+  const plural = dot < 0 ? name : name.slice(0, dot);
+  const group = dot < 0 ? '' : name.slice(dot + 1);
+  if (ftc.spec?.targetType) {
+    if (!ftc.spec.targetType.pluralName) ftc.spec.targetType.pluralName = plural;
+    if (ftc.spec.targetType.group === undefined || ftc.spec.targetType.group === '')
+      ftc.spec.targetType.group = group;
+  }
+  return ftc;
+}
+
+/** What the FTC controller must do with an FTC's sync controller (§3.4 steps 3–8), as a pure decision. */
+export function ftcControlPlan(input: {
+  ftc: FederatedTypeConfig & KubeObject;
+  controlPlaneScope: 'Cluster' | 'Namespaced';
+  namespacesFtcPresent: boolean;
+  running: boolean;
+  runningGeneration: number | undefined;
+}): { action: FtcAction } {
+  const { ftc, running } = input;
+  if (ftc.metadata?.deletionTimestamp) return { action: 'finalize' };
+  const enabled = ftc.spec?.propagation === 'Enabled';
+  const targetNamespaced = ftc.spec?.targetType?.scope === 'Namespaced';
+  // A namespaced control plane never propagates cluster-scoped types, Namespace included.
+  if (input.controlPlaneScope === 'Namespaced' && !targetNamespaced)
+    return { action: running ? 'stop' : 'none' };
+  if (!enabled) return { action: running ? 'stop' : 'none' };
+  if (targetNamespaced && !input.namespacesFtcPresent && input.controlPlaneScope === 'Cluster') {
+    return { action: 'waitForNamespaces' };
+  }
+  if (!running) return { action: 'start' };
+  if (input.runningGeneration !== (ftc.metadata?.generation ?? 0)) return { action: 'restart' };
+  return { action: 'none' };
+}

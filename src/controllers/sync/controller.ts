@@ -1,0 +1,604 @@
+import type { FederatedTypeConfig } from '../../api/core/v1beta1/index.ts';
+import type { ClusterRegistry } from '../../cluster/cluster-registry.ts';
+import type { ResolvedKubeFedConfig } from '../../config/index.ts';
+import { type DeleteOptions, PropagationEngine } from '../../engine/engine.ts';
+import type { EventSink, PropagationOutcome, TargetType } from '../../engine/types.ts';
+import { VersionStore } from '../../engine/version-store.ts';
+import {
+  CoreTypes,
+  errorMessage,
+  isConflict,
+  isNotFound,
+  type KubeClient,
+  type KubeObject,
+  type ResourceType,
+} from '../../kube/client/index.ts';
+import {
+  AggregateReason,
+  DELETE_OPTION_ANNOTATION,
+  isRecoverable,
+  ORPHAN_ANNOTATION,
+  SYNC_FINALIZER,
+} from '../../propagation/constants.ts';
+import { type OverrideOperation, parseOverrides } from '../../propagation/overrides.ts';
+import { type Placement, resolvePlacement } from '../../propagation/placement.ts';
+import { computeFederatedStatus } from '../../propagation/status.ts';
+import {
+  nextPropagatedVersion,
+  overridesHash,
+  recordedVersions,
+  templateHash,
+} from '../../propagation/versions.ts';
+import { aggregateWorkloadStatus } from '../../propagation/workload-aggregate.ts';
+import { sleep } from '../../runtime/backoff.ts';
+import { EventRecorder } from '../../runtime/events.ts';
+import { Informer, splitKey } from '../../runtime/informer/index.ts';
+import { type Logger, silentLogger } from '../../runtime/logger.ts';
+import { measuredReconcile, prometheusWorkQueueMetrics } from '../../runtime/metrics.ts';
+import {
+  kubefedRateLimiter,
+  ok,
+  type ReconcileResult,
+  requeueAfter,
+  retry,
+  runWorkers,
+  WorkQueue,
+} from '../../runtime/workqueue/index.ts';
+import { type FederatedObject, isUnfederatableNamespace } from './federated-object.ts';
+
+/** KubeFed rechecks a deletion that waits for members every 10 s. */
+const DELETION_RECHECK_MS = 10_000;
+/** A member cache still loading: look again soon. */
+const PENDING_RECHECK_MS = 1_000;
+
+export interface SyncControllerOptions {
+  ftc: FederatedTypeConfig & KubeObject;
+  host: KubeClient;
+  registry: ClusterRegistry;
+  /** The KubeFed namespace. */
+  namespace: string;
+  config: ResolvedKubeFedConfig;
+  /** The FederatedNamespace type (from the `namespaces` FTC); needed for namespaced targets. */
+  federatedNamespaceType?: ResourceType;
+  logger?: Logger;
+  /** Delay between a member object changing and the reconcile it triggers (KubeFed: 10 s). */
+  memberEventDelayMs?: number;
+  /**
+   * How long a deletion waits for a member that is not ready before giving up on it, releasing the
+   * federated object and reporting the member as possibly left with a copy (KubeFed waited forever).
+   */
+  deletionTimeoutMs: number;
+}
+
+function typeOf(r: {
+  group?: string;
+  version: string;
+  pluralName: string;
+  kind: string;
+  scope: string;
+}): ResourceType {
+  return {
+    group: r.group ?? '',
+    version: r.version,
+    plural: r.pluralName,
+    namespaced: r.scope === 'Namespaced',
+    kind: r.kind,
+  };
+}
+
+/**
+ * The sync controller of one federated type (§3.5): the `Federated<Kind>` front end of the propagation
+ * engine. It turns each federated object into a propagation request (placement, template, overrides),
+ * lets the engine bring the members in line, then records versions, status, events and finalizers.
+ */
+export class SyncController {
+  readonly name: string;
+  readonly fedType: ResourceType;
+  readonly target: TargetType;
+  readonly #opts: SyncControllerOptions;
+  readonly #log: Logger;
+  readonly #queue: WorkQueue;
+  readonly #fed: Informer<FederatedObject>;
+  readonly #fedNamespaces: Informer<FederatedObject> | undefined;
+  readonly #hostNamespaces: Informer<KubeObject> | undefined;
+  readonly #engine: PropagationEngine;
+  readonly #versions: VersionStore;
+  readonly #events: EventRecorder;
+  readonly #collectStatus: boolean;
+  readonly #watchNamespace: string | undefined;
+  #running: Promise<void> | undefined;
+
+  constructor(opts: SyncControllerOptions) {
+    this.#opts = opts;
+    const { ftc, host, config } = opts;
+    this.fedType = typeOf(ftc.spec.federatedType);
+    const t = typeOf(ftc.spec.targetType);
+    this.target = {
+      group: t.group,
+      version: t.version,
+      kind: ftc.spec.targetType.kind,
+      plural: t.plural,
+      namespaced: t.namespaced,
+    };
+    this.name = ftc.spec.federatedType.kind.toLowerCase();
+    this.#log = (opts.logger ?? silentLogger).child({ controller: this.name });
+    this.#watchNamespace = config.scope === 'Namespaced' ? opts.namespace : undefined;
+    this.#collectStatus =
+      ftc.spec.statusCollection === 'Enabled' && config.featureGates.RawResourceStatusCollection;
+    this.#queue = new WorkQueue({
+      name: this.name,
+      rateLimiter: kubefedRateLimiter(),
+      metrics: prometheusWorkQueueMetrics,
+    });
+    this.#fed = new Informer<FederatedObject>({
+      client: host,
+      type: this.fedType,
+      namespace: this.#watchNamespace,
+      logger: this.#log,
+    });
+    const enqueue = (o: KubeObject) => this.#queue.add(keyOf(o));
+    this.#fed.addHandlers({ onAdd: enqueue, onUpdate: (_, o) => enqueue(o), onDelete: enqueue });
+    if (this.#isNamespaces()) {
+      this.#hostNamespaces = new Informer<KubeObject>({
+        client: host,
+        type: CoreTypes.namespaces,
+        logger: this.#log,
+      });
+      const byName = (o: KubeObject) => this.#queue.add(`${o.metadata.name}/${o.metadata.name}`);
+      this.#hostNamespaces.addHandlers({ onAdd: byName, onUpdate: (_, o) => byName(o), onDelete: byName });
+    } else if (this.target.namespaced && opts.federatedNamespaceType) {
+      this.#fedNamespaces = new Informer<FederatedObject>({
+        client: host,
+        type: opts.federatedNamespaceType,
+        namespace: this.#watchNamespace,
+        logger: this.#log,
+      });
+      // Any change to a FederatedNamespace can change the placement of everything in its namespace.
+      const all = (o: KubeObject) => {
+        for (const obj of this.#fed.store.list(o.metadata.namespace)) this.#queue.add(keyOf(obj));
+      };
+      this.#fedNamespaces.addHandlers({ onAdd: all, onUpdate: (_, o) => all(o), onDelete: all });
+    }
+    const memberDelay = opts.memberEventDelayMs ?? 2_000;
+    this.#engine = new PropagationEngine({
+      registry: opts.registry,
+      target: this.target,
+      namespace: this.#watchNamespace,
+      logger: this.#log,
+      onMemberObject: (_cluster, key) => {
+        const k = this.#isNamespaces() ? `${key}/${key}` : key;
+        this.#queue.addAfter(k, memberDelay);
+      },
+      onClusterChange: (_cluster, ready) => {
+        const delay = ready
+          ? config.controllerDuration.availableDelayMs
+          : config.controllerDuration.unavailableDelayMs;
+        this.#enqueueAll(delay);
+      },
+    });
+    this.#versions = new VersionStore({
+      client: host,
+      namespaced: this.fedType.namespaced,
+      targetKind: this.target.kind,
+      namespace: this.#watchNamespace,
+      logger: this.#log,
+    });
+    this.#events = new EventRecorder(host, `${this.name}-controller`, this.#log);
+  }
+
+  #isNamespaces(): boolean {
+    return this.target.kind === 'Namespace' && this.target.group === '';
+  }
+
+  #enqueueAll(delayMs = 0): void {
+    for (const o of this.#fed.store.list()) {
+      if (delayMs > 0) this.#queue.addAfter(keyOf(o), delayMs);
+      else this.#queue.add(keyOf(o));
+    }
+  }
+
+  start(): void {
+    this.#running ??= this.#run();
+  }
+
+  async #run(): Promise<void> {
+    this.#fed.start();
+    this.#fedNamespaces?.start();
+    this.#hostNamespaces?.start();
+    this.#engine.start();
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.#versions.load();
+        break;
+      } catch (e) {
+        if (this.#queue.isShuttingDown()) return;
+        this.#log.warn({ err: errorMessage(e) }, 'cannot load propagated versions; retrying');
+        await sleep(Math.min(1000 * 2 ** attempt, 30_000));
+      }
+    }
+    await Promise.all([
+      this.#fed.waitForSync(),
+      this.#fedNamespaces?.waitForSync(),
+      this.#hostNamespaces?.waitForSync(),
+    ]);
+    this.#log.info(
+      { target: this.target.kind, collectStatus: this.#collectStatus },
+      'sync controller started',
+    );
+    await runWorkers(
+      this.#queue,
+      this.#opts.config.syncController.maxConcurrentReconciles,
+      measuredReconcile(this.name, (key) => this.reconcile(key)),
+      {
+        logger: this.#log,
+      },
+    );
+  }
+
+  async stop(): Promise<void> {
+    this.#queue.shutDown();
+    await Promise.all([
+      this.#fed.stop(),
+      this.#fedNamespaces?.stop(),
+      this.#hostNamespaces?.stop(),
+      this.#engine.stop(),
+    ]);
+    await this.#running;
+    this.#log.info('sync controller stopped');
+  }
+
+  hasSynced(): boolean {
+    return this.#fed.hasSynced();
+  }
+
+  async reconcile(key: string): Promise<ReconcileResult> {
+    const { namespace, name } = splitKey(key);
+    if (this.#isNamespaces() && isUnfederatableNamespace(name, this.#opts.namespace)) return ok();
+    const cached = this.#fed.store.get(key);
+    const targetName = name;
+    const targetNamespace = this.#isNamespaces() ? undefined : namespace;
+    if (!cached) {
+      // A managed member object without a federated object: stop managing it (§3.5.1 "possible orphan").
+      const errors = await this.#engine.unlabelOrphans({
+        name: targetName,
+        namespace: targetNamespace,
+        event: () => {},
+      });
+      return errors.length > 0 ? retry(new Error(errors.join('; '))) : ok();
+    }
+    const fed = structuredClone(cached);
+    if (this.#isNamespaces() && fed.metadata.namespace !== fed.metadata.name) {
+      this.#event(fed)(
+        'Warning',
+        'InvalidName',
+        'The name of a federated namespace must match the name of its containing namespace.',
+      );
+      return ok();
+    }
+    if (fed.metadata.deletionTimestamp) return this.#ensureDeletion(fed, targetName, targetNamespace);
+    if (!(fed.metadata.finalizers ?? []).includes(SYNC_FINALIZER)) {
+      try {
+        const patched = await this.#opts.host.patch<FederatedObject>(
+          this.fedType,
+          fed.metadata.name ?? '',
+          {
+            metadata: {
+              finalizers: [...(fed.metadata.finalizers ?? []), SYNC_FINALIZER],
+              resourceVersion: fed.metadata.resourceVersion,
+            },
+          },
+          { namespace: fed.metadata.namespace, patchType: 'merge' },
+        );
+        fed.metadata = patched.metadata;
+      } catch (e) {
+        if (isNotFound(e)) return ok();
+        if (isConflict(e)) return requeueAfter(0);
+        this.#event(fed)('Warning', 'EnsureFinalizerError', `Failed to ensure finalizer: ${errorMessage(e)}`);
+        return retry(e);
+      }
+    }
+    return this.#sync(fed, targetName, targetNamespace);
+  }
+
+  #event(fed: FederatedObject): EventSink {
+    const obj = {
+      ...fed,
+      apiVersion: apiVersionOf(this.fedType),
+      kind: this.#opts.ftc.spec.federatedType.kind,
+    };
+    return (type, reason, message) => void this.#events.record(obj, type, reason, message);
+  }
+
+  #hostNamespaceUid(name: string): string | undefined {
+    return this.#hostNamespaces?.store.get(name)?.metadata.uid;
+  }
+
+  /** The clusters the object belongs in, or the aggregate reason why that cannot be known. */
+  #placement(fed: FederatedObject): { clusters: Set<string>; reason: string; message?: string } {
+    const clusters = this.#opts.registry
+      .list()
+      .map((c) => ({ name: c.metadata.name ?? '', labels: c.metadata.labels }));
+    let namespacePlacement: Placement | undefined | null;
+    if (this.target.namespaced && this.#fedNamespaces) {
+      const ns = fed.metadata.namespace ?? '';
+      const fedNs = this.#fedNamespaces.store.get(`${ns}/${ns}`);
+      namespacePlacement = fedNs ? (fedNs.spec?.placement ?? {}) : null;
+    }
+    try {
+      const r = resolvePlacement({
+        placement: fed.spec?.placement,
+        namespaced: this.target.namespaced && !this.#isNamespaces(),
+        namespacePlacement,
+        controlPlaneScope: this.#opts.config.scope,
+        clusters,
+      });
+      return {
+        clusters: r.clusters,
+        reason: r.namespaceNotFederated ? AggregateReason.NamespaceNotFederated : '',
+      };
+    } catch (e) {
+      return {
+        clusters: new Set(),
+        reason: AggregateReason.ComputePlacementFailed,
+        message: errorMessage(e),
+      };
+    }
+  }
+
+  async #sync(fed: FederatedObject, name: string, namespace: string | undefined): Promise<ReconcileResult> {
+    const event = this.#event(fed);
+    const placement = this.#placement(fed);
+    if (placement.reason === AggregateReason.ComputePlacementFailed) {
+      event('Warning', 'ComputePlacementFailed', `Invalid placement: ${placement.message}`);
+    }
+    let overrides: ReadonlyMap<string, readonly OverrideOperation[]> = new Map();
+    let overridesError: string | undefined;
+    try {
+      overrides = parseOverrides(fed.spec?.overrides);
+    } catch (e) {
+      overridesError = errorMessage(e);
+    }
+    const template = fed.spec?.template;
+    const tHash = templateHash(template);
+    const oHash = overridesHash(fed.spec?.overrides);
+    const stored = this.#versions.get(fed.metadata.name ?? '', fed.metadata.namespace);
+    const outcome: PropagationOutcome = await this.#engine.propagate({
+      name,
+      namespace,
+      template,
+      overrides,
+      overridesError,
+      retainReplicas: fed.spec?.retainReplicas === true,
+      selected: placement.clusters,
+      recordedVersions: recordedVersions(stored, tHash, oHash),
+      adoptResources: this.#opts.config.syncController.adoptResources,
+      collectStatus: this.#collectStatus,
+      hostNamespaceUid: this.#isNamespaces() ? this.#hostNamespaceUid(name) : undefined,
+      event,
+    });
+    if (outcome.pending) return requeueAfter(PENDING_RECHECK_MS);
+
+    const next = nextPropagatedVersion({
+      stored,
+      templateVersion: tHash,
+      overridesVersion: oHash,
+      selectedClusters: placement.clusters,
+      updated: outcome.versions,
+    });
+    if (next.changed && fed.metadata.uid) {
+      await this.#versions.write(
+        {
+          apiVersion: apiVersionOf(this.fedType),
+          kind: this.#opts.ftc.spec.federatedType.kind,
+          name: fed.metadata.name ?? '',
+          namespace: fed.metadata.namespace,
+          uid: fed.metadata.uid,
+        },
+        next.status,
+      );
+    }
+
+    const selectedObjects = new Map([...outcome.memberObjects].filter(([c]) => placement.clusters.has(c)));
+    const aggregate = this.#collectStatus
+      ? aggregateWorkloadStatus(this.target.kind, selectedObjects)
+      : undefined;
+    const statusResult = await this.#writeStatus(fed, {
+      reason:
+        placement.reason === AggregateReason.ComputePlacementFailed ? placement.reason : placement.reason,
+      outcome,
+      aggregate,
+    });
+    if (statusResult) return statusResult;
+    for (const s of outcome.statuses.values()) {
+      if (isRecoverable(s))
+        return retry(new Error(`member operations failed: ${describeStatuses(outcome.statuses)}`));
+    }
+    return ok();
+  }
+
+  async #writeStatus(
+    fed: FederatedObject,
+    input: {
+      reason: string;
+      outcome: PropagationOutcome;
+      aggregate: ReturnType<typeof aggregateWorkloadStatus>;
+    },
+  ): Promise<ReconcileResult | undefined> {
+    let current = fed;
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const { status, changed } = computeFederatedStatus({
+        current: current.status,
+        generation: current.metadata.generation ?? 0,
+        reason: input.reason,
+        clusterStatuses: input.outcome.statuses,
+        remoteStatuses: this.#collectStatus ? input.outcome.remoteStatuses : undefined,
+        resourcesUpdated: input.outcome.resourcesUpdated,
+        aggregate: input.aggregate,
+        now: new Date(),
+      });
+      if (!changed) return undefined;
+      try {
+        await this.#opts.host.update(
+          this.fedType,
+          {
+            ...current,
+            apiVersion: apiVersionOf(this.fedType),
+            kind: this.#opts.ftc.spec.federatedType.kind,
+            status,
+          },
+          { subresource: 'status' },
+        );
+        return undefined;
+      } catch (e) {
+        if (isNotFound(e)) return ok();
+        if (!isConflict(e)) return retry(e);
+        try {
+          current = await this.#opts.host.get<FederatedObject>(
+            this.fedType,
+            fed.metadata.name ?? '',
+            fed.metadata.namespace,
+          );
+        } catch (getErr) {
+          return isNotFound(getErr) ? ok() : retry(getErr);
+        }
+        // The spec moved on: the reconcile the update triggered will write a status for it.
+        if (current.metadata.generation !== fed.metadata.generation) return undefined;
+      }
+    }
+    return retry(new Error('status update kept conflicting'));
+  }
+
+  async #ensureDeletion(
+    fed: FederatedObject,
+    name: string,
+    namespace: string | undefined,
+  ): Promise<ReconcileResult> {
+    this.#versions.forget(fed.metadata.name ?? '', fed.metadata.namespace);
+    if (!(fed.metadata.finalizers ?? []).includes(SYNC_FINALIZER)) return ok();
+    const event = this.#event(fed);
+    const placement = this.#placement(fed);
+    // A placement that cannot be computed must not block deletion: consider every cluster.
+    const clusters =
+      placement.reason === AggregateReason.ComputePlacementFailed
+        ? new Set(this.#opts.registry.list().map((c) => c.metadata.name ?? ''))
+        : placement.clusters;
+    const deletedAt = Date.parse(fed.metadata.deletionTimestamp ?? '');
+    const waitedMs = Number.isFinite(deletedAt) ? Date.now() - deletedAt : 0;
+    const abandon = waitedMs >= this.#opts.deletionTimeoutMs;
+    const req = {
+      name,
+      namespace,
+      event,
+      hostNamespaceUid: this.#isNamespaces() ? this.#hostNamespaceUid(name) : undefined,
+    };
+
+    const orphan = fed.metadata.annotations?.[ORPHAN_ANNOTATION] === 'true';
+    let outcome: Awaited<ReturnType<PropagationEngine['orphan']>>;
+    if (orphan) {
+      outcome = await this.#engine.orphan(req, clusters, abandon);
+    } else {
+      let options: DeleteOptions | undefined;
+      const raw = fed.metadata.annotations?.[DELETE_OPTION_ANNOTATION];
+      if (raw) {
+        try {
+          options = pickDeleteOptions(JSON.parse(raw));
+        } catch (e) {
+          // KubeFed retried a bad value forever; deleting with default options cannot hang.
+          event(
+            'Warning',
+            'InvalidDeleteOptions',
+            `Ignoring annotation ${DELETE_OPTION_ANNOTATION}: ${errorMessage(e)}`,
+          );
+        }
+      }
+      outcome = await this.#engine.deleteFromMembers(req, clusters, options, abandon);
+    }
+    if (outcome.errors.length > 0) {
+      const remaining = this.#opts.deletionTimeoutMs - waitedMs;
+      this.#log.info({ object: keyOf(fed), errors: outcome.errors }, 'deletion is waiting for members');
+      // Reconsider no later than the deletion bound, when unready members are given up on.
+      return requeueAfter(Math.max(1000, Math.min(DELETION_RECHECK_MS, remaining)));
+    }
+    if (outcome.remaining.length > 0) {
+      event(
+        'Normal',
+        'WaitForRemovalInCluster',
+        `Waiting for managed resources to be removed from the following clusters: ${outcome.remaining.join(', ')}`,
+      );
+      return requeueAfter(DELETION_RECHECK_MS);
+    }
+    if (!orphan) {
+      const left = await this.#engine.verifyDeleted(req, clusters, new Set(outcome.abandoned));
+      if (left.length > 0) {
+        if (!abandon)
+          return requeueAfter(
+            Math.min(DELETION_RECHECK_MS, Math.max(1000, this.#opts.deletionTimeoutMs - waitedMs)),
+          );
+        outcome.abandoned.push(...left.filter((c) => !outcome.abandoned.includes(c)));
+      }
+    }
+    if (outcome.abandoned.length > 0) {
+      const msg =
+        `Released after waiting ${Math.round(waitedMs / 1000)}s for clusters that are not ready: ` +
+        `${outcome.abandoned.sort().join(', ')}; they may still hold a copy of the object`;
+      event('Warning', 'DeletionAbandoned', msg);
+      this.#log.warn({ object: keyOf(fed), clusters: outcome.abandoned }, msg);
+    }
+    try {
+      await this.#opts.host.patch(
+        this.fedType,
+        fed.metadata.name ?? '',
+        {
+          metadata: {
+            finalizers: (fed.metadata.finalizers ?? []).filter((f) => f !== SYNC_FINALIZER),
+            resourceVersion: fed.metadata.resourceVersion,
+          },
+        },
+        { namespace: fed.metadata.namespace, patchType: 'merge' },
+      );
+    } catch (e) {
+      if (isNotFound(e)) return ok();
+      if (isConflict(e)) return requeueAfter(0);
+      return retry(e);
+    }
+    return ok();
+  }
+}
+
+function keyOf(o: KubeObject): string {
+  return o.metadata.namespace ? `${o.metadata.namespace}/${o.metadata.name}` : (o.metadata.name ?? '');
+}
+
+function apiVersionOf(t: ResourceType): string {
+  return t.group ? `${t.group}/${t.version}` : t.version;
+}
+
+function describeStatuses(statuses: ReadonlyMap<string, string>): string {
+  return [...statuses]
+    .filter(([, s]) => s)
+    .map(([c, s]) => `${c}=${s}`)
+    .join(', ');
+}
+
+/** KubeFed honours only these fields of the deleteoption annotation. */
+function pickDeleteOptions(v: unknown): DeleteOptions {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new Error('not a JSON object');
+  const o = v as Record<string, unknown>;
+  const out: DeleteOptions = {};
+  if (o.propagationPolicy !== undefined) {
+    if (
+      o.propagationPolicy !== 'Orphan' &&
+      o.propagationPolicy !== 'Background' &&
+      o.propagationPolicy !== 'Foreground'
+    ) {
+      throw new Error(`unknown propagationPolicy ${JSON.stringify(o.propagationPolicy)}`);
+    }
+    out.propagationPolicy = o.propagationPolicy;
+  }
+  if (o.gracePeriodSeconds !== undefined) {
+    if (typeof o.gracePeriodSeconds !== 'number') throw new Error('gracePeriodSeconds must be a number');
+    out.gracePeriodSeconds = o.gracePeriodSeconds;
+  }
+  if (o.preconditions !== undefined) out.preconditions = o.preconditions as DeleteOptions['preconditions'];
+  return out;
+}
