@@ -1,0 +1,137 @@
+import { join } from 'node:path';
+import { installControlPlane } from '../../src/install/control-plane.ts';
+import type { KubeClient, KubeObject, ResourceType } from '../../src/kube/client/index.ts';
+import { isNotFound } from '../../src/kube/client/index.ts';
+import {
+  type ControllerManagerProcess,
+  startKubefedControllerManager,
+} from '../../src/testing/controller-manager-process.ts';
+import type { Federation } from '../../src/testing/federation.ts';
+import { waitFor } from '../../src/testing/ports.ts';
+import { kubefedctl, NS, prepareHost, waitForCluster } from './helpers.ts';
+
+export const FED_GROUP = 'types.kubefed.io';
+export const FED_VERSION = 'v1beta1';
+
+export function fedType(kind: string, plural: string, namespaced = true): ResourceType {
+  return { group: FED_GROUP, version: FED_VERSION, plural, namespaced, kind };
+}
+
+export const T = {
+  fns: fedType('FederatedNamespace', 'federatednamespaces'),
+  fdeploy: fedType('FederatedDeployment', 'federateddeployments'),
+  fcm: fedType('FederatedConfigMap', 'federatedconfigmaps'),
+  fsecret: fedType('FederatedSecret', 'federatedsecrets'),
+  deployments: { group: 'apps', version: 'v1', plural: 'deployments', namespaced: true, kind: 'Deployment' },
+  configmaps: { group: '', version: 'v1', plural: 'configmaps', namespaced: true, kind: 'ConfigMap' },
+  secrets: { group: '', version: 'v1', plural: 'secrets', namespaced: true, kind: 'Secret' },
+  namespaces: { group: '', version: 'v1', plural: 'namespaces', namespaced: false, kind: 'Namespace' },
+} satisfies Record<string, ResourceType>;
+
+export interface FedStatus {
+  observedGeneration?: number;
+  conditions?: Array<{ type: string; status: string; reason?: string }>;
+  clusters?: Array<{ name: string; status?: string; remoteStatus?: unknown }>;
+  aggregate?: Record<string, number>;
+}
+export type FedObject = KubeObject & { spec?: Record<string, unknown>; status?: FedStatus };
+
+export function propagation(o: FedObject | undefined) {
+  return o?.status?.conditions?.find((c) => c.type === 'Propagation');
+}
+
+/** A federation with the default federated types, a controller manager and every member joined. */
+export async function startPropagation(
+  fed: Federation,
+  opts: { args?: string[]; config?: Record<string, unknown> } = {},
+): Promise<{ host: KubeClient; cm: ControllerManagerProcess }> {
+  const host = fed.host.client();
+  await prepareHost(host, opts.config);
+  await installControlPlane(host, NS, { defaultTypes: true });
+  const cm = await startKubefedControllerManager({
+    kubeconfig: fed.kubeconfigPath,
+    context: 'host',
+    namespace: NS,
+    logFile: join(fed.dir, 'kubefed-controller-manager.log'),
+    args: ['--member-deletion-timeout=8s', ...(opts.args ?? [])],
+  });
+  for (const m of fed.members) {
+    const r = await kubefedctl([
+      'join',
+      m.name,
+      '--kubeconfig',
+      fed.kubeconfigPath,
+      '--host-cluster-context',
+      'host',
+    ]);
+    if (r.code !== 0) throw new Error(`join ${m.name}: ${r.stderr}`);
+  }
+  for (const m of fed.members) {
+    await waitForCluster(host, m.name, 'Ready', (c) =>
+      Boolean(c.status?.conditions?.some((x) => x.type === 'Ready' && x.status === 'True')),
+    );
+  }
+  return { host, cm };
+}
+
+export async function getOrUndefined<O extends KubeObject>(
+  c: KubeClient,
+  type: ResourceType,
+  name: string,
+  namespace?: string,
+): Promise<O | undefined> {
+  try {
+    return await c.get<O>(type, name, namespace);
+  } catch (e) {
+    if (isNotFound(e)) return undefined;
+    throw e;
+  }
+}
+
+/** Polls `read` until `check` holds; the last value is shown on timeout. */
+export async function eventually<V>(
+  what: string,
+  read: () => Promise<V>,
+  check: (v: V) => boolean,
+  timeoutMs = 30_000,
+): Promise<V> {
+  let last: V | undefined;
+  await waitFor(
+    what,
+    async () => {
+      last = await read();
+      return check(last);
+    },
+    { timeoutMs, intervalMs: 200, describe: () => JSON.stringify(last ?? null)?.slice(0, 2000) ?? '' },
+  );
+  return last as V;
+}
+
+export async function createFederatedNamespace(
+  host: KubeClient,
+  name: string,
+  clusters?: string[],
+): Promise<void> {
+  try {
+    await host.create(T.namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+  } catch {
+    // already there
+  }
+  await host.create(T.fns, {
+    apiVersion: `${FED_GROUP}/${FED_VERSION}`,
+    kind: 'FederatedNamespace',
+    metadata: { name, namespace: name },
+    spec: {
+      placement: clusters ? { clusters: clusters.map((n) => ({ name: n })) } : { clusterSelector: {} },
+    },
+  });
+}
+
+/** Events recorded on an object, by reason. */
+export async function eventReasons(host: KubeClient, namespace: string, name: string): Promise<string[]> {
+  const list = await host.list<KubeObject & { reason?: string; involvedObject?: { name?: string } }>(
+    { group: '', version: 'v1', plural: 'events', namespaced: true, kind: 'Event' },
+    { namespace },
+  );
+  return list.items.filter((e) => e.involvedObject?.name === name).map((e) => e.reason ?? '');
+}

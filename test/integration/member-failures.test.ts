@@ -1,0 +1,278 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { FederatedTypeConfigType } from '../../src/api/core/v1beta1/index.ts';
+import {
+  CoreTypes,
+  type KubeClient,
+  type KubeObject,
+  type ResourceType,
+} from '../../src/kube/client/index.ts';
+import type { ControllerManagerProcess } from '../../src/testing/controller-manager-process.ts';
+import { type Federation, startFederation } from '../../src/testing/federation.ts';
+import {
+  createFederatedNamespace,
+  eventReasons,
+  eventually,
+  FED_GROUP,
+  FED_VERSION,
+  type FedObject,
+  fedType,
+  getOrUndefined,
+  propagation,
+  startPropagation,
+  T,
+} from './federation-helpers.ts';
+import { kubefedctl, NS, waitForCluster } from './helpers.ts';
+
+const NSX = 'failures';
+const API = `${FED_GROUP}/${FED_VERSION}`;
+
+/** A CRD like the etcd operator's, with the `etcd` short name. */
+const ETCD_CRD = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'etcdclusters.etcd.database.coreos.com' },
+  spec: {
+    group: 'etcd.database.coreos.com',
+    names: {
+      kind: 'EtcdCluster',
+      listKind: 'EtcdClusterList',
+      plural: 'etcdclusters',
+      singular: 'etcdcluster',
+      shortNames: ['etcd'],
+    },
+    scope: 'Namespaced',
+    versions: [
+      {
+        name: 'v1beta2',
+        served: true,
+        storage: true,
+        schema: {
+          openAPIV3Schema: {
+            type: 'object',
+            properties: {
+              spec: {
+                type: 'object',
+                properties: { size: { type: 'integer' }, version: { type: 'string' } },
+              },
+              status: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+            },
+          },
+        },
+      },
+    ],
+  },
+};
+const ETCD: ResourceType = {
+  group: 'etcd.database.coreos.com',
+  version: 'v1beta2',
+  plural: 'etcdclusters',
+  namespaced: true,
+  kind: 'EtcdCluster',
+};
+const FETCD = fedType('FederatedEtcdCluster', 'federatedetcdclusters');
+
+async function establish(c: KubeClient): Promise<void> {
+  await c.create(CoreTypes.crds, ETCD_CRD as unknown as KubeObject);
+  await eventually(
+    'CRD established',
+    () =>
+      c.get<KubeObject & { status?: { conditions?: Array<{ type: string; status: string }> } }>(
+        CoreTypes.crds,
+        ETCD_CRD.metadata.name,
+      ),
+    (o) => Boolean(o.status?.conditions?.some((x) => x.type === 'Established' && x.status === 'True')),
+  );
+}
+
+describe('isolation of broken members, CRD federation and bounded deletion', () => {
+  let fed: Federation;
+  let host: KubeClient;
+  let cm: ControllerManagerProcess;
+  let c1: KubeClient;
+  let c2: KubeClient;
+  let c3: KubeClient;
+
+  before(async () => {
+    fed = await startFederation({ members: ['cluster1', 'cluster2', 'cluster3'] });
+    ({ host, cm } = await startPropagation(fed));
+    c1 = fed.cluster('cluster1').client();
+    c2 = fed.cluster('cluster2').client();
+    c3 = fed.cluster('cluster3').client();
+    await createFederatedNamespace(host, NSX);
+    await eventually(
+      'namespace everywhere',
+      async () => Promise.all([c1, c2, c3].map((c) => getOrUndefined(c, T.namespaces, NSX))),
+      (v) => v.every(Boolean),
+    );
+  });
+  after(async () => {
+    await cm?.process.stop();
+    await fed?.stop();
+  });
+
+  test('a CRD enabled with kubefedctl propagates with overrides; a member without the CRD gets its own status', async () => {
+    // The CRD exists in the host and cluster1/cluster2 but not in cluster3.
+    await Promise.all([establish(host), establish(c1), establish(c2)]);
+    const r = await kubefedctl([
+      'enable',
+      'etcdclusters',
+      '--kubeconfig',
+      fed.kubeconfigPath,
+      '--host-cluster-context',
+      'host',
+    ]);
+    assert.equal(r.code, 0, r.stderr);
+    const ftc = await eventually(
+      'FTC running',
+      () =>
+        host.get<KubeObject & { status?: { propagationController?: string } }>(
+          FederatedTypeConfigType,
+          'etcdclusters.etcd.database.coreos.com',
+          NS,
+        ),
+      (o) => o.status?.propagationController === 'Running',
+    );
+    assert.ok(ftc);
+    const crd = await host.get<KubeObject & { spec: { names: { shortNames?: string[] } } }>(
+      CoreTypes.crds,
+      'federatedetcdclusters.types.kubefed.io',
+    );
+    assert.deepEqual(crd.spec.names.shortNames, ['fetcd']);
+
+    await host.create(FETCD, {
+      apiVersion: API,
+      kind: 'FederatedEtcdCluster',
+      metadata: { name: 'etcd1', namespace: NSX },
+      spec: {
+        template: { spec: { size: 3, version: '3.5' } },
+        placement: { clusterSelector: {} },
+        overrides: [{ clusterName: 'cluster2', clusterOverrides: [{ path: '/spec/size', value: 5 }] }],
+      },
+    });
+    type Etcd = KubeObject & { spec: { size: number } };
+    const [e1, e2] = await eventually(
+      'EtcdClusters in cluster1 and cluster2',
+      async () => [
+        await getOrUndefined<Etcd>(c1, ETCD, 'etcd1', NSX),
+        await getOrUndefined<Etcd>(c2, ETCD, 'etcd1', NSX),
+      ],
+      (v) => v.every(Boolean),
+    );
+    assert.equal(e1?.spec.size, 3);
+    assert.equal(e2?.spec.size, 5);
+    const fo = await eventually(
+      'cluster3 reported on its own',
+      () => host.get<FedObject>(FETCD, 'etcd1', NSX),
+      (o) =>
+        JSON.stringify(o.status?.clusters) ===
+        JSON.stringify([
+          { name: 'cluster1' },
+          { name: 'cluster2' },
+          { name: 'cluster3', status: 'TypeNotServed' },
+        ]),
+    );
+    assert.equal(propagation(fo)?.reason, 'CheckClusters');
+
+    // Installing the CRD in cluster3 later converges without any restart.
+    await establish(c3);
+    await eventually(
+      'cluster3 catches up',
+      () => getOrUndefined<Etcd>(c3, ETCD, 'etcd1', NSX),
+      (v) => v?.spec.size === 3,
+      60_000,
+    );
+
+    // Orphaning deletion leaves the members' objects, unlabelled.
+    await host.patch(
+      FETCD,
+      'etcd1',
+      { metadata: { annotations: { 'kubefed.io/orphan': 'true' } } },
+      { namespace: NSX },
+    );
+    await host.delete(FETCD, 'etcd1', { namespace: NSX });
+    await eventually(
+      'federated object gone',
+      () => getOrUndefined(host, FETCD, 'etcd1', NSX),
+      (v) => v === undefined,
+    );
+    for (const c of [c1, c2, c3]) {
+      const left = await c.get(ETCD, 'etcd1', NSX);
+      assert.equal(left.metadata.labels?.['kubefed.io/managed'], undefined);
+    }
+  });
+
+  test('a stopped member: ClusterNotReady for it, the others keep propagating, deletion completes in bound', async () => {
+    await fed.cluster('cluster3').stopApiServer();
+    try {
+      await waitForCluster(
+        host,
+        'cluster3',
+        'not Ready',
+        (c) => !c.status?.conditions?.some((x) => x.type === 'Ready' && x.status === 'True'),
+      );
+      await host.create(T.fcm, {
+        apiVersion: API,
+        kind: 'FederatedConfigMap',
+        metadata: { name: 'while-down', namespace: NSX },
+        spec: { template: { data: { a: '1' } }, placement: { clusterSelector: {} } },
+      });
+      await eventually(
+        'the two live members get it',
+        async () => [
+          await getOrUndefined(c1, T.configmaps, 'while-down', NSX),
+          await getOrUndefined(c2, T.configmaps, 'while-down', NSX),
+        ],
+        (v) => v.every(Boolean),
+      );
+      const fo = await eventually(
+        'ClusterNotReady for cluster3',
+        () => host.get<FedObject>(T.fcm, 'while-down', NSX),
+        (o) =>
+          Boolean(o.status?.clusters?.some((c) => c.name === 'cluster3' && c.status === 'ClusterNotReady')),
+      );
+      assert.equal(propagation(fo)?.reason, 'CheckClusters');
+
+      // cluster3 is in the placement and unreachable: deletion waits for it only up to the bound (8 s here).
+      const started = Date.now();
+      await host.delete(T.fcm, 'while-down', { namespace: NSX });
+      await eventually(
+        'released within the bound',
+        () => getOrUndefined(host, T.fcm, 'while-down', NSX),
+        (v) => v === undefined,
+        40_000,
+      );
+      assert.ok(Date.now() - started < 40_000);
+      assert.equal(await getOrUndefined(c1, T.configmaps, 'while-down', NSX), undefined);
+      assert.ok((await eventReasons(host, NSX, 'while-down')).includes('DeletionAbandoned'));
+
+      await host.create(T.fcm, {
+        apiVersion: API,
+        kind: 'FederatedConfigMap',
+        metadata: { name: 'after-return', namespace: NSX },
+        spec: { template: { data: { a: '1' } }, placement: { clusterSelector: {} } },
+      });
+    } finally {
+      await fed.cluster('cluster3').startApiServer();
+    }
+    await waitForCluster(
+      host,
+      'cluster3',
+      'Ready again',
+      (c) => Boolean(c.status?.conditions?.some((x) => x.type === 'Ready' && x.status === 'True')),
+      60_000,
+    );
+    await eventually(
+      'converges when the member returns',
+      () => getOrUndefined(c3, T.configmaps, 'after-return', NSX),
+      (v) => Boolean(v),
+      90_000,
+    );
+    await eventually(
+      'Propagation=True again',
+      () => host.get<FedObject>(T.fcm, 'after-return', NSX),
+      (o) => propagation(o)?.status === 'True',
+      60_000,
+    );
+  });
+});
