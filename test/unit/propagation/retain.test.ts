@@ -258,3 +258,57 @@ describe('retainClusterFields: ServiceAccount', () => {
     assert.throws(() => retain(sa('x'), sa([])), FieldRetentionError);
   });
 });
+
+describe('Job selector retention (kubefed-ts)', () => {
+  const memberJob = {
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: { name: 'j', resourceVersion: '5' },
+    spec: {
+      selector: { matchLabels: { 'batch.kubernetes.io/controller-uid': 'u1' } },
+      template: {
+        metadata: {
+          labels: {
+            app: 'x',
+            'batch.kubernetes.io/controller-uid': 'u1',
+            'job-name': 'j',
+            'controller-uid': 'u1',
+            'batch.kubernetes.io/job-name': 'j',
+          },
+        },
+        spec: { restartPolicy: 'Never' },
+      },
+    },
+  };
+  test('keeps the generated selector and template labels the template does not set', () => {
+    const desired = {
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      metadata: { name: 'j' },
+      spec: { template: { metadata: { labels: { app: 'y' } }, spec: { restartPolicy: 'Never' } } },
+    };
+    retainClusterFields(desired, memberJob, { retainReplicas: false });
+    assert.deepEqual(desired.spec.template.metadata.labels, {
+      app: 'y',
+      'controller-uid': 'u1',
+      'job-name': 'j',
+      'batch.kubernetes.io/controller-uid': 'u1',
+      'batch.kubernetes.io/job-name': 'j',
+    });
+    assert.deepEqual((desired.spec as Record<string, unknown>).selector, memberJob.spec.selector);
+  });
+  test('leaves a manual selector alone', () => {
+    const desired = {
+      kind: 'Job',
+      metadata: { name: 'j' },
+      spec: {
+        manualSelector: true,
+        selector: { matchLabels: { a: 'b' } },
+        template: { metadata: { labels: { a: 'b' } } },
+      },
+    };
+    retainClusterFields(desired, memberJob, { retainReplicas: false });
+    assert.deepEqual(desired.spec.selector, { matchLabels: { a: 'b' } });
+    assert.deepEqual(desired.spec.template.metadata.labels, { a: 'b' });
+  });
+});
