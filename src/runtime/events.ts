@@ -52,7 +52,7 @@ export class EventRecorder {
         },
         type,
         reason,
-        message: message.slice(0, 1024),
+        message: truncateMiddle(message, 1024),
         source: { component: this.#component },
         reportingComponent: this.#component,
         firstTimestamp: now,
@@ -66,4 +66,16 @@ export class EventRecorder {
       this.#log.debug({ err: (e as Error).message, reason }, 'could not record event');
     }
   }
+}
+
+/**
+ * Event messages are capped at 1 KiB (as client-go does); API server errors put the reason at the end
+ * ("... field is immutable"), so keep both ends and cut the middle.
+ */
+export function truncateMiddle(message: string, max: number): string {
+  if (message.length <= max) return message;
+  const marker = ' … ';
+  const head = Math.ceil((max - marker.length) * 0.6);
+  const tail = max - marker.length - head;
+  return `${message.slice(0, head)}${marker}${message.slice(message.length - tail)}`;
 }
