@@ -203,6 +203,13 @@ describe('isolation of broken members, CRD federation and bounded deletion', () 
   });
 
   test('a stopped member: ClusterNotReady for it, the others keep propagating, deletion completes in bound', async () => {
+    await host.create(T.fcm, {
+      apiVersion: API,
+      kind: 'FederatedConfigMap',
+      metadata: { name: 'leftover', namespace: NSX },
+      spec: { template: { data: { a: '1' } }, placement: { clusterSelector: {} } },
+    });
+    await eventually('leftover in cluster3', () => getOrUndefined(c3, T.configmaps, 'leftover', NSX), Boolean);
     await fed.cluster('cluster3').stopApiServer();
     try {
       await waitForCluster(
