@@ -1,10 +1,16 @@
 import { Command, Option } from 'commander';
 import { stringify as toYaml } from 'yaml';
 import { DEFAULT_KUBEFED_NAMESPACE } from '../config/index.ts';
-import { errorMessage } from '../kube/client/index.ts';
+import { FEDERATED_GROUP, FEDERATED_VERSION } from '../federation-types/group.ts';
+import { errorMessage, type KubeClient } from '../kube/client/index.ts';
+import { KubeconfigContext } from '../kubefedctl/context.ts';
+import { disableType, validateDisableFlags } from '../kubefedctl/disable.ts';
+import { enableType, parseOutputFlag } from '../kubefedctl/enable.ts';
 import { CommandError } from '../kubefedctl/errors.ts';
+import { federate, validateFederateArgs } from '../kubefedctl/federate.ts';
 import { join } from '../kubefedctl/join.ts';
-import { DEFAULT_LOCAL_DIR, localDown, localUp } from '../kubefedctl/local-up.ts';
+import { DEFAULT_LOCAL_DIR, DEFAULT_SAMPLE, localDown, localUp } from '../kubefedctl/local-up.ts';
+import { type OrphaningAction, orphaningDeletion } from '../kubefedctl/orphaning-deletion.ts';
 import { unjoin } from '../kubefedctl/unjoin.ts';
 
 export const VERSION = 'v0.1.0';
@@ -25,6 +31,31 @@ interface JoinFlags extends GlobalFlags {
   secretName?: string;
   errorOnExisting: boolean;
 }
+interface EnableFlags extends GlobalFlags {
+  federatedGroup: string;
+  version?: string;
+  federatedVersion: string;
+  output?: string;
+  filename?: string;
+}
+interface DisableFlags extends GlobalFlags {
+  federatedGroup: string;
+  version?: string;
+  deleteCrd: boolean;
+}
+interface FederateFlags extends GlobalFlags {
+  namespace?: string;
+  output?: string;
+  enableType: boolean;
+  contents: boolean;
+  filename?: string;
+  skipApiResources: string[];
+  federatedGroup: string;
+  federatedVersion: string;
+}
+interface OrphaningFlags extends GlobalFlags {
+  namespace?: string;
+}
 interface UnjoinFlags extends GlobalFlags {
   clusterContext?: string;
   hostClusterName?: string;
@@ -40,6 +71,44 @@ function withGlobalFlags(cmd: Command): Command {
     .addOption(new Option('-v, --v <level>', 'log verbosity').default('0'));
   return cmd;
 }
+
+/** Runs a command against the host cluster's client (named after its context) and closes it afterwards. */
+async function withHost<T>(o: GlobalFlags, fn: (host: KubeClient) => Promise<T>): Promise<T> {
+  const ctx = new KubeconfigContext(o.kubeconfig);
+  try {
+    const hostContext = ctx.hostContextName(o.hostClusterContext);
+    return await fn(ctx.client(hostContext));
+  } finally {
+    await ctx.close();
+  }
+}
+
+/**
+ * Like withHost, also passing the namespace of the host context (else `default`): the `-n` default of
+ * federate and orphaning-deletion, as kubectl's.
+ */
+async function withHostAndNamespace<T>(
+  o: GlobalFlags,
+  fn: (host: KubeClient, contextNamespace: string) => Promise<T>,
+): Promise<T> {
+  const ctx = new KubeconfigContext(o.kubeconfig);
+  try {
+    const hostContext = ctx.hostContextName(o.hostClusterContext);
+    const config = ctx.restConfig(hostContext);
+    return await fn(ctx.client(hostContext, hostContext, config), config.namespace || 'default');
+  } finally {
+    await ctx.close();
+  }
+}
+
+/** pflag's StringSlice: comma-separated, and the flag may be repeated. */
+const collectList = (value: string, previous: string[]): string[] => [
+  ...previous,
+  ...value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean),
+];
 
 export function buildProgram(): Command {
   const program = new Command('kubefedctl')
@@ -115,6 +184,179 @@ export function buildProgram(): Command {
     }
   });
 
+  const enableCmd = new Command('enable')
+    .description('Enables propagation of a Kubernetes API type (generates its Federated<Kind> CRD and FTC)')
+    .usage('(NAME | -f FILENAME) [options]')
+    .argument(
+      '[name]',
+      'target type: plural, singular, kind, short name or plural.group (e.g. deployments.apps)',
+    )
+    .option('--federated-group <group>', 'API group of the generated federated type', FEDERATED_GROUP)
+    .option('--version <version>', 'API version of the target type (default: the preferred version)')
+    .option('--federated-version <version>', 'API version of the generated federated type', FEDERATED_VERSION)
+    .option('-o, --output <format>', "print the resources instead of writing them; valid values: 'yaml'")
+    .option('-f, --filename <file>', 'an EnableTypeDirective YAML file; only --output is honoured with it');
+  withGlobalFlags(enableCmd).action(async (name: string | undefined, o: EnableFlags) => {
+    // Flag errors first, before the kubeconfig is even read (KubeFed's Complete before Run).
+    const output = parseOutputFlag(o.output);
+    if (!name && !o.filename) throw new CommandError('NAME is required');
+    await withHost(o, (host) =>
+      enableType({
+        host,
+        namespace: o.kubefedNamespace,
+        name,
+        targetVersion: o.version,
+        federatedGroup: o.federatedGroup,
+        federatedVersion: o.federatedVersion,
+        output,
+        filename: o.filename,
+        dryRun: o.dryRun,
+        out,
+        warn,
+      }),
+    );
+  });
+
+  const disableCmd = new Command('disable')
+    .description('Disables propagation of a Kubernetes API type, optionally deleting its federated CRD')
+    .argument('<name>', 'FTC name (e.g. deployments.apps) or target type name')
+    .option('--delete-crd', "also delete the federated type's CRD (refused while instances exist)", false)
+    .option(
+      '--federated-group <group>',
+      'API group of the federated type, to find the CRD when no FTC exists (only with --delete-crd)',
+      FEDERATED_GROUP,
+    )
+    .option(
+      '--version <version>',
+      'API version of the target type, when no FTC exists (only with --delete-crd)',
+    );
+  withGlobalFlags(disableCmd).action(async (name: string, o: DisableFlags) => {
+    validateDisableFlags({
+      deleteCrd: o.deleteCrd,
+      targetVersion: o.version,
+      federatedGroup: o.federatedGroup,
+    });
+    await withHost(o, (host) =>
+      disableType({
+        host,
+        namespace: o.kubefedNamespace,
+        name,
+        deleteCrd: o.deleteCrd,
+        targetVersion: o.version,
+        federatedGroup: o.federatedGroup,
+        dryRun: o.dryRun,
+        out,
+        warn,
+      }),
+    );
+  });
+
+  const federateCmd = new Command('federate')
+    .description('Creates a federated resource from a Kubernetes resource of the host cluster')
+    .usage('TYPE-NAME RESOURCE-NAME [options] | -f FILENAME [options]')
+    .argument('[type-name]', 'target type: plural, singular, kind, short name or plural.group')
+    .argument('[resource-name]', 'name of the resource to federate')
+    .option(
+      '-n, --namespace <namespace>',
+      'namespace of the resource to federate (default: the host context namespace, else default)',
+    )
+    .option(
+      '-o, --output <format>',
+      "print the federated resources instead of creating them; valid values: 'yaml'",
+    )
+    .option('-t, --enable-type', 'enable federation of the type first if it is not enabled yet', false)
+    .option('-c, --contents', 'namespaces only: also federate every resource in the namespace', false)
+    .option(
+      '-f, --filename <file>',
+      "federate the objects of a YAML file ('-' for stdin) offline; only prints YAML, takes no arguments",
+    )
+    .option(
+      '-s, --skip-api-resources <names>',
+      'with --contents: comma-separated short names, kinds, plurals, plural.group names or groups to skip',
+      collectList,
+      [],
+    )
+    .option(
+      '--federated-group <group>',
+      'API group of a federated type this command enables or assumes',
+      FEDERATED_GROUP,
+    )
+    .option(
+      '--federated-version <version>',
+      'API version of a federated type this command enables or assumes',
+      FEDERATED_VERSION,
+    );
+  withGlobalFlags(federateCmd).action(
+    async (typeName: string | undefined, resourceName: string | undefined, o: FederateFlags) => {
+      const args = [typeName, resourceName].filter((a): a is string => a !== undefined);
+      // Flag errors first, before the kubeconfig is even read (KubeFed's Complete before Run).
+      const { output } = validateFederateArgs(args, o);
+      const common = {
+        kubefedNamespace: o.kubefedNamespace,
+        typeName,
+        resourceName,
+        output,
+        enableType: o.enableType,
+        contents: o.contents,
+        skipApiResources: o.skipApiResources,
+        federatedGroup: o.federatedGroup,
+        federatedVersion: o.federatedVersion,
+        dryRun: o.dryRun,
+        out,
+        warn,
+      };
+      if (o.filename) {
+        // Offline: no kubeconfig is needed.
+        await federate({ ...common, filename: o.filename, namespace: o.namespace ?? 'default' });
+        return;
+      }
+      await withHostAndNamespace(o, (host, contextNamespace) =>
+        federate({ ...common, host, namespace: o.namespace ?? contextNamespace }),
+      );
+    },
+  );
+
+  const orphaningCmd = new Command('orphaning-deletion').description(
+    'Manage the orphaning deletion policy (kubefed.io/orphan) of federated resources',
+  );
+  const orphaningActions: Array<[OrphaningAction, string]> = [
+    ['enable', 'Keep the member resources when the federated resource is deleted (only unlabel them)'],
+    ['disable', 'Delete the member resources with the federated resource (the default)'],
+    ['status', 'Print Enabled or Disabled'],
+  ];
+  for (const [action, description] of orphaningActions) {
+    const sub = new Command(action)
+      .description(description)
+      .usage('<type> <name> [options]')
+      .argument('[type]', 'federated type, e.g. FederatedDeployment, federateddeployments or fdeploy')
+      .argument('[name]', 'name of the federated resource')
+      .option(
+        '-n, --namespace <namespace>',
+        'namespace of the federated resource (default: the host context namespace, else default)',
+      );
+    withGlobalFlags(sub);
+    // Accepted but meaningless here; KubeFed hides them too.
+    for (const flag of sub.options)
+      if (flag.long === '--kubefed-namespace' || flag.long === '--dry-run') flag.hideHelp();
+    sub.action(async (typeName: string | undefined, name: string | undefined, o: OrphaningFlags) => {
+      if (!typeName) throw new CommandError('resource type is required');
+      if (!name) throw new CommandError('resource name is required');
+      await withHostAndNamespace(o, (host, contextNamespace) =>
+        orphaningDeletion({
+          host,
+          action,
+          typeName,
+          name,
+          namespace: o.namespace ?? contextNamespace,
+          dryRun: o.dryRun,
+          out,
+          warn,
+        }),
+      );
+    });
+    orphaningCmd.addCommand(sub);
+  }
+
   const localUpCmd = new Command('local-up')
     .description(
       'Start a local federation (host + members on this machine), install kubefed-ts and join the members',
@@ -122,7 +364,12 @@ export function buildProgram(): Command {
     .option('--members <n|names>', 'member count, or comma-separated member names', 'cluster1,cluster2')
     .option('--dir <path>', 'where state, logs and the kubeconfig are written', DEFAULT_LOCAL_DIR)
     .option('--kubefed-namespace <ns>', 'namespace of the KubeFed control plane', DEFAULT_KUBEFED_NAMESPACE)
-    .action(async (o: { members: string; dir: string; kubefedNamespace: string }) => {
+    .option(
+      '--sample <file>',
+      'Namespaces and Federated<Kind> objects to propagate once the members are Ready ("" for none)',
+      DEFAULT_SAMPLE,
+    )
+    .action(async (o: { members: string; dir: string; kubefedNamespace: string; sample: string }) => {
       const members = /^\d+$/.test(o.members)
         ? Array.from({ length: Number(o.members) }, (_, i) => `cluster${i + 1}`)
         : o.members
@@ -132,7 +379,7 @@ export function buildProgram(): Command {
       if (members.length === 0) throw new CommandError('--members: at least one member is needed');
       if (members.includes('host'))
         throw new CommandError('--members: "host" is the name of the host cluster');
-      await localUp({ dir: o.dir, members, namespace: o.kubefedNamespace, out });
+      await localUp({ dir: o.dir, members, namespace: o.kubefedNamespace, sample: o.sample, out });
     });
 
   const localDownCmd = new Command('local-down')
@@ -149,6 +396,10 @@ export function buildProgram(): Command {
   program
     .addCommand(joinCmd)
     .addCommand(unjoinCmd)
+    .addCommand(enableCmd)
+    .addCommand(disableCmd)
+    .addCommand(federateCmd)
+    .addCommand(orphaningCmd)
     .addCommand(localUpCmd)
     .addCommand(localDownCmd)
     .addCommand(versionCmd);
