@@ -6,20 +6,26 @@ import { KubeFedClusterType } from '../api/core/v1beta1/index.ts';
 import { isReady } from '../controllers/kubefedcluster/health.ts';
 import { installControlPlane } from '../install/control-plane.ts';
 import type { KubeObject } from '../kube/client/index.ts';
+import { REPO_ROOT } from '../paths.ts';
 import { binary } from '../testing/binaries.ts';
 import { startKubefedControllerManager } from '../testing/controller-manager-process.ts';
 import { startFederation } from '../testing/federation.ts';
 import { waitFor } from '../testing/ports.ts';
 import { runsBinary, setDetachedPidFile } from '../testing/process.ts';
+import { applySample, readSample } from './apply-sample.ts';
 import { CommandError } from './errors.ts';
 import { join as joinCluster } from './join.ts';
 
 export const DEFAULT_LOCAL_DIR = '.local-federation';
+/** What local-up propagates unless told otherwise: KubeFed's example/sample1. */
+export const DEFAULT_SAMPLE = join(REPO_ROOT, 'config/samples/local-up.yaml');
 
 export interface LocalUpOptions {
   dir: string;
   members: string[];
   namespace: string;
+  /** A YAML file of Namespaces and Federated<Kind> objects to propagate once the members are Ready; '' for none. */
+  sample?: string;
   out: (line: string) => void;
 }
 
@@ -32,6 +38,9 @@ export interface LocalUpOptions {
 export async function localUp(opts: LocalUpOptions): Promise<{ kubeconfig: string }> {
   const dir = resolve(opts.dir);
   const pidFile = join(dir, 'pids');
+  const sampleFile = opts.sample ?? DEFAULT_SAMPLE;
+  // Read before anything starts, so a bad sample leaves nothing behind.
+  const sample = sampleFile ? readSample(sampleFile) : [];
   if (runningPids(pidFile).length > 0) {
     throw new CommandError(
       `a local federation is already running in ${dir}; run "kubefedctl local-down --dir ${opts.dir}" first`,
@@ -43,12 +52,20 @@ export async function localUp(opts: LocalUpOptions): Promise<{ kubeconfig: strin
   const started = Date.now();
   try {
     opts.out(`Starting etcd and kube-apiservers for host and ${opts.members.join(', ')}...`);
-    const fed = await startFederation({ members: opts.members, dir: join(dir, 'clusters'), keep: true });
+    // Members run kwok nodes, a scheduler and a controller manager, so federated workloads really run.
+    const fed = await startFederation({
+      members: opts.members,
+      dir: join(dir, 'clusters'),
+      keep: true,
+      workloads: true,
+    });
     const kubeconfig = join(dir, 'kubeconfig');
     copyFileSync(fed.kubeconfigPath, kubeconfig);
     const host = fed.host.client();
-    await installControlPlane(host, opts.namespace);
-    opts.out(`Installed the KubeFed CRDs and namespace ${opts.namespace} in the host`);
+    await installControlPlane(host, opts.namespace, { defaultTypes: true });
+    opts.out(
+      `Installed the KubeFed CRDs, namespace ${opts.namespace} and the default federated types in the host`,
+    );
     await startKubefedControllerManager({
       kubeconfig,
       context: fed.host.name,
@@ -79,17 +96,33 @@ export async function localUp(opts: LocalUpOptions): Promise<{ kubeconfig: strin
       },
       { timeoutMs: 120_000, intervalMs: 500 },
     );
+    if (sample.length > 0) {
+      opts.out(`Propagating the sample ${sampleFile}`);
+      await applySample(host, sample, opts.out);
+    }
     await host.close();
     opts.out(`Local federation is up in ${Math.round((Date.now() - started) / 1000)}s.\n`);
-    opts.out(
-      execFileSync(
-        binary('kubectl'),
-        ['--kubeconfig', kubeconfig, '-n', opts.namespace, 'get', 'kubefedclusters'],
-        {
-          encoding: 'utf8',
-        },
-      ),
-    );
+    const kubectl = (args: string[]) =>
+      execFileSync(binary('kubectl'), ['--kubeconfig', kubeconfig, ...args], { encoding: 'utf8' });
+    opts.out(kubectl(['--context', fed.host.name, '-n', opts.namespace, 'get', 'kubefedclusters']));
+    for (const ns of new Set(sample.filter((d) => d.kind !== 'Namespace').map((d) => d.metadata.namespace))) {
+      if (!ns) continue;
+      const kinds = [
+        ...new Set(
+          sample
+            .filter((d) => d.metadata.namespace === ns && d.kind !== 'FederatedNamespace')
+            .map((d) => (d.kind ?? '').toLowerCase()),
+        ),
+      ];
+      if (kinds.length > 0) opts.out(kubectl(['--context', fed.host.name, '-n', ns, 'get', kinds.join(',')]));
+      const targets = kinds.map((k) => k.replace(/^federated/, ''));
+      for (const m of opts.members) {
+        opts.out(`In ${m}:`);
+        opts.out(
+          kubectl(['--context', m, '-n', ns, 'get', targets.join(','), '-l', 'kubefed.io/managed=true']),
+        );
+      }
+    }
     opts.out(
       `Use it with:  export KUBECONFIG=${kubeconfig}   (contexts: ${[fed.host.name, ...opts.members].join(', ')})`,
     );

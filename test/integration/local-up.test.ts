@@ -46,6 +46,13 @@ describe('the README commands', () => {
     assert.equal(up.code, 0, up.stderr);
     assert.match(up.stdout, /^cluster1\s+\S+\s+True\s+v1\.36\.3$/m);
     assert.match(up.stdout, /^cluster2\s+\S+\s+True\s+v1\.36\.3$/m);
+    // The embedded sample (KubeFed's example/sample1) is propagated: 3 replicas in cluster1, 5 in cluster2.
+    assert.match(up.stdout, /Propagated FederatedDeployment test-namespace\/test-deployment/);
+    assert.match(up.stdout, /Propagated FederatedConfigMap test-namespace\/test-configmap/);
+    const [, inCluster1 = '', inCluster2 = ''] = up.stdout.split(/^In cluster[12]:$/m);
+    assert.match(inCluster1, /^deployment\.apps\/test-deployment\s+\d\/3\s/m);
+    assert.match(inCluster2, /^deployment\.apps\/test-deployment\s+\d\/5\s/m);
+    assert.match(inCluster2, /^configmap\/test-configmap\s/m);
     const kubeconfig = readFileSync(join(dir, 'kubeconfig'), 'utf8');
     for (const ctx of ['host', 'cluster1', 'cluster2'])
       assert.match(kubeconfig, new RegExp(`name: ${ctx}\\n`));

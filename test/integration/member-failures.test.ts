@@ -209,7 +209,11 @@ describe('isolation of broken members, CRD federation and bounded deletion', () 
       metadata: { name: 'leftover', namespace: NSX },
       spec: { template: { data: { a: '1' } }, placement: { clusterSelector: {} } },
     });
-    await eventually('leftover in cluster3', () => getOrUndefined(c3, T.configmaps, 'leftover', NSX), Boolean);
+    await eventually(
+      'leftover in cluster3',
+      () => getOrUndefined(c3, T.configmaps, 'leftover', NSX),
+      Boolean,
+    );
     await fed.cluster('cluster3').stopApiServer();
     try {
       await waitForCluster(
