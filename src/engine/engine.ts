@@ -33,6 +33,7 @@ export interface PropagationEngineOptions {
   /** A managed member object changed. */
   onMemberObject(cluster: string, key: string): void;
   onClusterChange(cluster: string, ready: boolean): void;
+  onCacheSynced?(cluster: string): void;
   operationTimeoutMs?: number;
 }
 
@@ -76,6 +77,7 @@ export class PropagationEngine {
       logger: this.#log,
       onObject: opts.onMemberObject,
       onClusterChange: opts.onClusterChange,
+      onCacheSynced: opts.onCacheSynced,
     });
   }
 

@@ -27,6 +27,11 @@ export interface MemberInformersOptions {
   onObject(cluster: string, key: string): void;
   /** A cluster became ready or unready (or went away); its informer has been restarted or stopped. */
   onClusterChange(cluster: string, ready: boolean): void;
+  /**
+   * A member's cache finished loading — possibly after failing for a while, e.g. until the type's CRD was
+   * installed there. Objects that could not be propagated to it should be looked at again now.
+   */
+  onCacheSynced?(cluster: string): void;
 }
 
 /**
@@ -116,6 +121,11 @@ export class MemberInformers {
     informer.addHandlers({ onAdd: notify, onUpdate: (_, o) => notify(o), onDelete: notify });
     this.#informers.set(name, informer);
     informer.start();
+    void informer.waitForSync().then(() => {
+      if (!this.#stopped && this.#informers.get(name) === informer && informer.hasSynced()) {
+        this.#opts.onCacheSynced?.(name);
+      }
+    });
     this.#log.debug({ cluster: name }, 'started member informer');
   }
 }

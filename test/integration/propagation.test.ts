@@ -414,6 +414,7 @@ describe('propagation of federated objects to real member apiservers', () => {
       (o) => propagation(o)?.status === 'True',
     );
     assert.deepEqual(unknown.status?.clusters, [{ name: 'cluster1' }]);
+    assert.ok((await eventReasons(host, NSX, 'unknown-cluster')).includes('UnknownClusters'));
     await eventually(
       'annotations dropped with an event',
       () => eventReasons(host, NSX, 'annotated'),

@@ -169,6 +169,8 @@ export class SyncController {
         const k = this.#isNamespaces() ? `${key}/${key}` : key;
         this.#queue.addAfter(k, memberDelay);
       },
+      // Everything is looked at again once a member's cache loads: its objects may have been waiting for it.
+      onCacheSynced: () => this.#enqueueAll(),
       onClusterChange: (_cluster, ready) => {
         const delay = ready
           ? config.controllerDuration.availableDelayMs
@@ -345,11 +347,29 @@ export class SyncController {
     }
   }
 
+  #unregisteredClusterNames(fed: FederatedObject): string[] {
+    const listed = fed.spec?.placement?.clusters;
+    if (!Array.isArray(listed)) return [];
+    return listed
+      .map((c) => (typeof c?.name === 'string' ? c.name : ''))
+      .filter((n) => n !== '' && !this.#opts.registry.get(n))
+      .sort();
+  }
+
   async #sync(fed: FederatedObject, name: string, namespace: string | undefined): Promise<ReconcileResult> {
     const event = this.#event(fed);
     const placement = this.#placement(fed);
     if (placement.reason === AggregateReason.ComputePlacementFailed) {
       event('Warning', 'ComputePlacementFailed', `Invalid placement: ${placement.message}`);
+    }
+    const unknown = this.#unregisteredClusterNames(fed);
+    if (unknown.length > 0) {
+      // KubeFed drops such names silently; a typo in a cluster name deserves a word.
+      event(
+        'Warning',
+        'UnknownClusters',
+        `Placement names clusters that are not registered: ${unknown.join(', ')}`,
+      );
     }
     let overrides: ReadonlyMap<string, readonly OverrideOperation[]> = new Map();
     let overridesError: string | undefined;
