@@ -32,6 +32,7 @@ export class ClusterRegistry {
   readonly #secrets: Informer<SecretObject>;
   readonly #listeners = new Set<ClusterListener>();
   readonly #fingerprints = new Map<string, string>();
+  readonly #unresponsiveUntil = new Map<string, number>();
 
   constructor(opts: {
     host: KubeClient;
@@ -42,7 +43,12 @@ export class ClusterRegistry {
     this.#host = opts.host;
     this.#namespace = opts.namespace;
     const log = (opts.logger ?? silentLogger).child({ component: 'cluster-registry' });
-    this.#clients = new ClusterClients({ userAgent: 'kubefed-controller', ...opts.clientOptions });
+    // Writes to members are small: a member that has not answered in 10 s is hung, not busy.
+    this.#clients = new ClusterClients({
+      userAgent: 'kubefed-controller',
+      timeoutMs: 10_000,
+      ...opts.clientOptions,
+    });
     this.#clusters = new Informer<ClusterObject>({
       client: opts.host,
       type: KubeFedClusterType,
@@ -110,6 +116,23 @@ export class ClusterRegistry {
 
   isReady(name: string): boolean {
     return isReady(this.get(name)?.status?.conditions);
+  }
+
+  /**
+   * A request to the member got no answer at all (refused, reset, timed out). Until `ms` pass, callers skip
+   * it instead of each waiting for their own timeout: a hung member must not hold every worker while the
+   * health check is still deciding that it is not ready.
+   */
+  markUnresponsive(name: string, ms = 10_000): void {
+    this.#unresponsiveUntil.set(name, performance.now() + ms);
+  }
+
+  isUnresponsive(name: string): boolean {
+    const until = this.#unresponsiveUntil.get(name);
+    if (until === undefined) return false;
+    if (performance.now() < until) return true;
+    this.#unresponsiveUntil.delete(name);
+    return false;
   }
 
   /** The member's client; throws ClusterConfigError when the KubeFedCluster or its Secret is unusable. */

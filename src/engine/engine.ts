@@ -7,6 +7,7 @@ import {
   type KubeClient,
   type KubeObject,
   type ResourceType,
+  TransportError,
 } from '../kube/client/index.ts';
 import { ClusterStatus, MANAGED_LABEL } from '../propagation/constants.ts';
 import { buildClusterObject } from '../propagation/desired.ts';
@@ -239,6 +240,7 @@ export class PropagationEngine {
   }
 
   #fail(req: PropagationRequest, op: string, cluster: string, e: unknown, status: string): OpResult {
+    if (e instanceof TransportError) this.#opts.registry.markUnresponsive(cluster);
     const msg = `Failed to ${op} ${this.target.kind} "${this.#describe(req)}" in cluster "${cluster}": ${errorMessage(e)}`;
     req.event('Warning', `${op[0]?.toUpperCase()}${op.slice(1)}InClusterFailed`, msg);
     this.#log.info({ cluster, object: this.#describe(req), err: errorMessage(e) }, `${op} failed`);
@@ -252,6 +254,7 @@ export class PropagationEngine {
     } catch (e) {
       return this.#buildFailure(req, cluster, e);
     }
+    if (this.#opts.registry.isUnresponsive(cluster)) return { status: ClusterStatus.CreationTimedOut };
     req.event(
       'Normal',
       'CreateInCluster',
@@ -304,6 +307,7 @@ export class PropagationEngine {
     if (!needsUpdate({ recordedVersion: req.recordedVersions.get(cluster), member, desired })) {
       return { status: '', object: member, version: req.recordedVersions.get(cluster) };
     }
+    if (this.#opts.registry.isUnresponsive(cluster)) return { status: ClusterStatus.UpdateTimedOut };
     req.event(
       'Normal',
       'UpdateInCluster',
@@ -349,6 +353,7 @@ export class PropagationEngine {
     obj: KubeObject,
     options: DeleteOptions | undefined,
   ): Promise<OpResult> {
+    if (this.#opts.registry.isUnresponsive(cluster)) return { status: ClusterStatus.DeletionTimedOut };
     req.event(
       'Normal',
       'DeleteInCluster',
@@ -372,6 +377,7 @@ export class PropagationEngine {
     obj: KubeObject,
   ): Promise<OpResult> {
     if (obj.metadata.labels?.[MANAGED_LABEL] !== 'true') return { status: '', drop: true };
+    if (this.#opts.registry.isUnresponsive(cluster)) return { status: ClusterStatus.LabelRemovalTimedOut };
     req.event(
       'Normal',
       'RemoveManagedLabelFromInCluster',

@@ -62,6 +62,15 @@ export class ApiServer {
     return this.#proc?.running ?? false;
   }
 
+  /**
+   * Freezes (SIGSTOP) or thaws (SIGCONT) the process: connections stay open but nothing answers, like a
+   * hung or partitioned member, which is harder on clients than a refused connection.
+   */
+  freeze(frozen: boolean): void {
+    const pid = this.#proc?.child.pid;
+    if (pid !== undefined) process.kill(pid, frozen ? 'SIGSTOP' : 'SIGCONT');
+  }
+
   get caData(): Buffer {
     if (!this.#caData) throw new Error(`${this.name}: apiserver has not generated its certificate yet`);
     return this.#caData;
