@@ -91,7 +91,10 @@ export class PropagationEngine {
   }
 
   /** The cached member object (managed-labelled ones only), or why it cannot be known. */
-  cached(cluster: string, key: string): { object?: KubeObject; unavailable?: string; pending?: boolean } {
+  cached(
+    cluster: string,
+    key: string,
+  ): { object?: KubeObject; unavailable?: string; pending?: boolean; typeNotServed?: boolean } {
     const state = this.#members.state(cluster);
     switch (state.kind) {
       case 'synced':
@@ -100,6 +103,8 @@ export class PropagationEngine {
         return { pending: true };
       case 'none':
         return { unavailable: 'cluster is not ready' };
+      case 'typeNotServed':
+        return { typeNotServed: true };
       default:
         return { unavailable: state.message };
     }
@@ -426,28 +431,43 @@ export class PropagationEngine {
     return errors;
   }
 
+  /**
+   * The cached object of a placement cluster during deletion, or why there is nothing to do there (yet):
+   * `skip` (not registered, or it does not serve the type, so it cannot hold the object), or `wait` (not ready
+   * or cache unavailable; given up on — "abandoned" — once the deletion bound has passed).
+   */
+  #deletionTarget(
+    name: string,
+    key: string,
+    abandonUnready: boolean,
+    out: DeletionOutcome,
+  ): KubeObject | 'skip' | 'wait' {
+    if (!this.#opts.registry.get(name)) return 'skip';
+    let why: string | undefined;
+    if (!this.#opts.registry.isReady(name)) why = `cluster "${name}" is not ready`;
+    else {
+      const { object, unavailable, pending, typeNotServed } = this.cached(name, key);
+      if (typeNotServed) return 'skip';
+      if (pending || unavailable) why = `cluster "${name}": ${unavailable ?? 'cache not synced'}`;
+      else return object ?? 'skip';
+    }
+    if (abandonUnready) out.abandoned.push(name);
+    else out.waiting.push(why);
+    return 'wait';
+  }
+
   /** Orphaning deletion: unlabel the object in every placement cluster (§3.5.8 step 3). */
   async orphan(
     req: { name: string; namespace?: string; event: PropagationRequest['event'] },
     placement: ReadonlySet<string>,
     abandonUnready: boolean,
   ): Promise<DeletionOutcome> {
-    const out: DeletionOutcome = { remaining: [], errors: [], abandoned: [] };
+    const out: DeletionOutcome = { remaining: [], waiting: [], errors: [], abandoned: [] };
     const key = this.#key(req);
     await Promise.all(
       [...placement].map(async (name) => {
-        if (!this.#opts.registry.get(name)) return;
-        if (!this.#opts.registry.isReady(name)) {
-          if (abandonUnready) out.abandoned.push(name);
-          else out.errors.push(`cluster "${name}" is not ready`);
-          return;
-        }
-        const { object, unavailable, pending } = this.cached(name, key);
-        if (pending || unavailable) {
-          out.errors.push(`cluster "${name}": ${unavailable ?? 'cache not synced'}`);
-          return;
-        }
-        if (!object || object.metadata.deletionTimestamp) return;
+        const object = this.#deletionTarget(name, key, abandonUnready, out);
+        if (typeof object === 'string' || object.metadata.deletionTimestamp) return;
         const r = await this.#unlabel(req, name, object);
         if (r.status) out.errors.push(`cluster "${name}": ${r.status}`);
       }),
@@ -462,23 +482,12 @@ export class PropagationEngine {
     options: DeleteOptions | undefined,
     abandonUnready: boolean,
   ): Promise<DeletionOutcome> {
-    const out: DeletionOutcome = { remaining: [], errors: [], abandoned: [] };
+    const out: DeletionOutcome = { remaining: [], waiting: [], errors: [], abandoned: [] };
     const key = this.#key(req);
     await Promise.all(
       [...placement].map(async (name) => {
-        if (!this.#opts.registry.get(name)) return;
-        if (!this.#opts.registry.isReady(name)) {
-          if (abandonUnready) out.abandoned.push(name);
-          else out.errors.push(`cluster "${name}" is not ready`);
-          return;
-        }
-        const { object, unavailable, pending } = this.cached(name, key);
-        if (pending || unavailable) {
-          if (abandonUnready) out.abandoned.push(name);
-          else out.errors.push(`cluster "${name}": ${unavailable ?? 'cache not synced'}`);
-          return;
-        }
-        if (!object) return;
+        const object = this.#deletionTarget(name, key, abandonUnready, out);
+        if (typeof object === 'string') return;
         const host =
           this.target.kind === 'Namespace' &&
           !!req.hostNamespaceUid &&
@@ -537,6 +546,7 @@ export class PropagationEngine {
 
 function sortOutcome(o: DeletionOutcome): DeletionOutcome {
   o.remaining.sort();
+  o.waiting.sort();
   o.errors.sort();
   o.abandoned.sort();
   return o;

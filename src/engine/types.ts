@@ -51,7 +51,9 @@ export interface PropagationOutcome {
 export interface DeletionOutcome {
   /** Clusters still holding the object (deletion issued or in progress). */
   remaining: string[];
-  /** Clusters where a step failed, with why. */
+  /** Placement clusters not ready (or whose cache is unavailable), waited for until the deletion bound. */
+  waiting: string[];
+  /** Ready clusters where a delete or label removal failed, with why: retried with backoff. */
   errors: string[];
   /** Not-ready clusters given up on because the deletion bound passed. */
   abandoned: string[];

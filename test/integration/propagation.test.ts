@@ -421,6 +421,34 @@ describe('propagation of federated objects to real member apiservers', () => {
       (r) => r.includes('AnnotationsNotSupported'),
     );
     assert.equal((await c1.get(T.configmaps, 'annotated', NSX)).metadata.annotations?.a, undefined);
+    // A selector the API server accepts but that is invalid leaves the members alone (no deletion).
+    await eventually(
+      'unknown-cluster copy in cluster1',
+      () => getOrUndefined(c1, T.configmaps, 'unknown-cluster', NSX),
+      Boolean,
+    );
+    await host.patch(
+      T.fcm,
+      'unknown-cluster',
+      {
+        spec: {
+          placement: {
+            clusters: null,
+            clusterSelector: { matchExpressions: [{ key: 'region', operator: 'in', values: ['eu'] }] },
+          },
+        },
+      },
+      { namespace: NSX },
+    );
+    const invalid = await eventually(
+      'ComputePlacementFailed',
+      () => status('unknown-cluster'),
+      (o) => propagation(o)?.reason === 'ComputePlacementFailed',
+    );
+    assert.equal(propagation(invalid)?.status, 'False');
+    assert.ok((await eventReasons(host, NSX, 'unknown-cluster')).includes('ComputePlacementFailed'));
+    await new Promise((r) => setTimeout(r, 3000));
+    assert.ok(await getOrUndefined(c1, T.configmaps, 'unknown-cluster', NSX), 'member copy kept');
     // Still alive and propagating.
     assert.ok(cm.process.running);
   });

@@ -42,6 +42,8 @@ export interface FederatedTypeConfigControllerOptions {
 interface Running {
   controller: SyncController;
   generation: number;
+  /** The FederatedNamespace type it was started with ('' for none): a change needs a restart. */
+  namespaceType: string;
 }
 
 /**
@@ -112,6 +114,11 @@ export class FederatedTypeConfigController implements Runnable {
       .map((f) => f.metadata.name ?? '');
   }
 
+  #namespaceTypeKey(): string {
+    const t = this.#federatedNamespaceType();
+    return t ? `${t.plural}.${t.group}/${t.version}` : '';
+  }
+
   #federatedNamespaceType(): ResourceType | undefined {
     const ns = this.#ftcs?.store.get(`${this.#opts.namespace}/${NAMESPACES_FTC}`);
     if (!ns || ns.metadata.deletionTimestamp) return undefined;
@@ -142,6 +149,10 @@ export class FederatedTypeConfigController implements Runnable {
       namespacesFtcPresent: this.#federatedNamespaceType() !== undefined,
       running: this.#running.has(name),
       runningGeneration: this.#running.get(name)?.generation,
+      namespaceTypeChanged:
+        this.#running.has(name) &&
+        name !== NAMESPACES_FTC &&
+        this.#running.get(name)?.namespaceType !== this.#namespaceTypeKey(),
     });
 
     if (plan.action === 'finalize') {
@@ -195,10 +206,10 @@ export class FederatedTypeConfigController implements Runnable {
         break;
       case 'restart':
         await this.#stopController(name);
-        this.#startController(ftc);
+        if (!this.#startController(ftc)) waitError = 'the sync controller could not be started';
         break;
       case 'start':
-        this.#startController(ftc);
+        if (!this.#startController(ftc)) waitError = 'the sync controller could not be started';
         break;
       case 'waitForNamespaces':
         await this.#stopController(name);
@@ -233,10 +244,12 @@ export class FederatedTypeConfigController implements Runnable {
         if (!isNotFound(e)) return retry(e);
       }
     }
+    // Namespaced types depend on the namespaces FTC (its federated type, its presence): let them look again.
+    if (name === NAMESPACES_FTC) for (const n of this.#namespacedFtcs()) if (n !== name) this.#queue?.add(n);
     return waitError ? retry(new Error(waitError)) : ok();
   }
 
-  #startController(ftc: FtcObject): void {
+  #startController(ftc: FtcObject): boolean {
     const name = ftc.metadata?.name ?? '';
     try {
       const controller = new SyncController({
@@ -251,10 +264,16 @@ export class FederatedTypeConfigController implements Runnable {
         memberEventDelayMs: this.#opts.memberEventDelayMs,
       });
       controller.start();
-      this.#running.set(name, { controller, generation: ftc.metadata?.generation ?? 0 });
+      this.#running.set(name, {
+        controller,
+        generation: ftc.metadata?.generation ?? 0,
+        namespaceType: this.#namespaceTypeKey(),
+      });
       this.#log.info({ ftc: name, generation: ftc.metadata?.generation }, 'started sync controller');
+      return true;
     } catch (e) {
       this.#log.error({ ftc: name, err: errorMessage(e) }, 'cannot start sync controller');
+      return false;
     }
   }
 }

@@ -27,6 +27,8 @@ export function ftcControlPlan(input: {
   namespacesFtcPresent: boolean;
   running: boolean;
   runningGeneration: number | undefined;
+  /** The FederatedNamespace type the running controller uses is no longer the current one. */
+  namespaceTypeChanged?: boolean;
 }): { action: FtcAction } {
   const { ftc, running } = input;
   if (ftc.metadata?.deletionTimestamp) return { action: 'finalize' };
@@ -41,5 +43,6 @@ export function ftcControlPlan(input: {
   }
   if (!running) return { action: 'start' };
   if (input.runningGeneration !== (ftc.metadata?.generation ?? 0)) return { action: 'restart' };
+  if (targetNamespaced && input.namespaceTypeChanged) return { action: 'restart' };
   return { action: 'none' };
 }

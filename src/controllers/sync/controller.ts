@@ -107,6 +107,7 @@ export class SyncController {
   readonly #collectStatus: boolean;
   readonly #watchNamespace: string | undefined;
   #running: Promise<void> | undefined;
+  readonly #stop = new AbortController();
 
   constructor(opts: SyncControllerOptions) {
     this.#opts = opts;
@@ -213,9 +214,10 @@ export class SyncController {
         await this.#versions.load();
         break;
       } catch (e) {
-        if (this.#queue.isShuttingDown()) return;
+        if (this.#stop.signal.aborted) return;
         this.#log.warn({ err: errorMessage(e) }, 'cannot load propagated versions; retrying');
-        await sleep(Math.min(1000 * 2 ** attempt, 30_000));
+        await sleep(Math.min(1000 * 2 ** attempt, 30_000), this.#stop.signal);
+        if (this.#stop.signal.aborted) return;
       }
     }
     await Promise.all([
@@ -238,6 +240,7 @@ export class SyncController {
   }
 
   async stop(): Promise<void> {
+    this.#stop.abort();
     this.#queue.shutDown();
     await Promise.all([
       this.#fed.stop(),
@@ -260,6 +263,7 @@ export class SyncController {
     const targetName = name;
     const targetNamespace = this.#isNamespaces() ? undefined : namespace;
     if (!cached) {
+      this.#versions.forget(targetName, namespace);
       // A managed member object without a federated object: stop managing it (§3.5.1 "possible orphan").
       const errors = await this.#engine.unlabelOrphans({
         name: targetName,
@@ -371,6 +375,16 @@ export class SyncController {
         `Placement names clusters that are not registered: ${unknown.join(', ')}`,
       );
     }
+    if (placement.reason === AggregateReason.ComputePlacementFailed) {
+      // As KubeFed: report and leave the members alone. An empty placement here would delete every copy
+      // (for a FederatedNamespace, whole namespaces) because of a typo in a selector.
+      const result = await this.#writeStatus(fed, {
+        reason: placement.reason,
+        outcome: emptyOutcome(),
+        aggregate: undefined,
+      });
+      return result ?? ok();
+    }
     let overrides: ReadonlyMap<string, readonly OverrideOperation[]> = new Map();
     let overridesError: string | undefined;
     try {
@@ -396,8 +410,6 @@ export class SyncController {
       hostNamespaceUid: this.#isNamespaces() ? this.#hostNamespaceUid(name) : undefined,
       event,
     });
-    if (outcome.pending) return requeueAfter(PENDING_RECHECK_MS);
-
     const next = nextPropagatedVersion({
       stored,
       templateVersion: tHash,
@@ -418,6 +430,9 @@ export class SyncController {
       );
     }
 
+    // Versions first, even when a member cache is still loading: otherwise the next look would write
+    // the same objects to the other members again.
+    if (outcome.pending) return requeueAfter(PENDING_RECHECK_MS);
     const selectedObjects = new Map([...outcome.memberObjects].filter(([c]) => placement.clusters.has(c)));
     const aggregate = this.#collectStatus
       ? aggregateWorkloadStatus(this.target.kind, selectedObjects)
@@ -533,11 +548,16 @@ export class SyncController {
       }
       outcome = await this.#engine.deleteFromMembers(req, clusters, options, abandon);
     }
+    const untilBound = this.#opts.deletionTimeoutMs - waitedMs;
+    const recheckMs = Math.max(1000, Math.min(DELETION_RECHECK_MS, untilBound));
     if (outcome.errors.length > 0) {
-      const remaining = this.#opts.deletionTimeoutMs - waitedMs;
-      this.#log.info({ object: keyOf(fed), errors: outcome.errors }, 'deletion is waiting for members');
+      // A ready member refused: retried with backoff; the bound is for members that are gone, not for these.
+      return retry(new Error(`deleting from members failed: ${outcome.errors.join('; ')}`));
+    }
+    if (outcome.waiting.length > 0) {
+      this.#log.info({ object: keyOf(fed), waiting: outcome.waiting }, 'deletion is waiting for members');
       // Reconsider no later than the deletion bound, when unready members are given up on.
-      return requeueAfter(Math.max(1000, Math.min(DELETION_RECHECK_MS, remaining)));
+      return requeueAfter(recheckMs);
     }
     if (outcome.remaining.length > 0) {
       event(
@@ -549,13 +569,9 @@ export class SyncController {
     }
     if (!orphan) {
       const left = await this.#engine.verifyDeleted(req, clusters, new Set(outcome.abandoned));
-      if (left.length > 0) {
-        if (!abandon)
-          return requeueAfter(
-            Math.min(DELETION_RECHECK_MS, Math.max(1000, this.#opts.deletionTimeoutMs - waitedMs)),
-          );
-        outcome.abandoned.push(...left.filter((c) => !outcome.abandoned.includes(c)));
-      }
+      const gone = left.filter((c) => !this.#opts.registry.isReady(c));
+      if (left.length > gone.length || (gone.length > 0 && !abandon)) return requeueAfter(recheckMs);
+      outcome.abandoned.push(...gone.filter((c) => !outcome.abandoned.includes(c)));
     }
     if (outcome.abandoned.length > 0) {
       const msg =
@@ -583,6 +599,17 @@ export class SyncController {
     }
     return ok();
   }
+}
+
+function emptyOutcome(): PropagationOutcome {
+  return {
+    statuses: new Map(),
+    remoteStatuses: new Map(),
+    memberObjects: new Map(),
+    versions: new Map(),
+    resourcesUpdated: false,
+    pending: false,
+  };
 }
 
 function keyOf(o: KubeObject): string {

@@ -77,6 +77,19 @@ describe('ftcControlPlan (kubefed-behaviour §3.4)', () => {
     assert.equal(plan(ftc({ scope: 'Cluster' }), { scope: 'Namespaced', running: true, gen: 1 }), 'stop');
     assert.equal(plan(ftc(), { scope: 'Namespaced', ns: false }), 'start');
   });
+  test('a namespaced type restarts when the FederatedNamespace type changes; a cluster-scoped one does not', () => {
+    const changed = (f: Ftc) =>
+      ftcControlPlan({
+        ftc: f,
+        controlPlaneScope: 'Cluster',
+        namespacesFtcPresent: true,
+        running: true,
+        runningGeneration: 1,
+        namespaceTypeChanged: true,
+      }).action;
+    assert.equal(changed(ftc()), 'restart');
+    assert.equal(changed(ftc({ scope: 'Cluster', name: 'clusterroles.rbac.authorization.k8s.io' })), 'none');
+  });
   test('a deleted FTC is finalized', () => {
     assert.equal(plan(ftc({ deleting: true }), { running: true, gen: 1 }), 'finalize');
   });
