@@ -12,6 +12,7 @@ import {
 import { ClusterStatus, MANAGED_LABEL } from '../propagation/constants.ts';
 import { buildClusterObject } from '../propagation/desired.ts';
 import { needsUpdate, objectVersion } from '../propagation/versions.ts';
+import { truncateMiddle } from '../runtime/events.ts';
 import { type Logger, silentLogger } from '../runtime/logger.ts';
 import { MemberInformers } from './member-informers.ts';
 import type { DeletionOutcome, PropagationOutcome, PropagationRequest, TargetType } from './types.ts';
@@ -40,6 +41,7 @@ export interface PropagationEngineOptions {
 
 type OpResult = {
   status: string;
+  message?: string;
   object?: KubeObject;
   version?: string;
   updated?: boolean;
@@ -114,6 +116,7 @@ export class PropagationEngine {
   async propagate(req: PropagationRequest): Promise<PropagationOutcome> {
     const out: PropagationOutcome = {
       statuses: new Map(),
+      messages: new Map(),
       remoteStatuses: new Map(),
       memberObjects: new Map(),
       versions: new Map(),
@@ -148,6 +151,7 @@ export class PropagationEngine {
                 ? ClusterStatus.ClientRetrievalFailed
                 : ClusterStatus.CachedRetrievalFailed;
           out.statuses.set(name, status);
+          out.messages.set(name, state.message);
         }
         if (selected) out.memberObjects.set(name, undefined);
         continue;
@@ -174,6 +178,7 @@ export class PropagationEngine {
       }
       if (req.overridesError !== undefined) {
         out.statuses.set(name, ClusterStatus.ApplyOverridesFailed);
+        out.messages.set(name, req.overridesError);
         out.memberObjects.set(name, obj);
         if (obj?.status !== undefined) out.remoteStatuses.set(name, obj.status);
         continue;
@@ -194,6 +199,7 @@ export class PropagationEngine {
 
   #record(out: PropagationOutcome, name: string, r: OpResult, selected: boolean, before?: KubeObject): void {
     if (!r.drop) out.statuses.set(name, r.status);
+    if (!r.drop && r.status && r.message) out.messages.set(name, r.message);
     if (r.version) out.versions.set(name, r.version);
     if (r.updated) out.resourcesUpdated = true;
     if (selected) {
@@ -249,7 +255,7 @@ export class PropagationEngine {
     const msg = `Failed to ${op} ${this.target.kind} "${this.#describe(req)}" in cluster "${cluster}": ${errorMessage(e)}`;
     req.event('Warning', `${op[0]?.toUpperCase()}${op.slice(1)}InClusterFailed`, msg);
     this.#log.info({ cluster, object: this.#describe(req), err: errorMessage(e) }, `${op} failed`);
-    return { status };
+    return { status, message: truncateMiddle(errorMessage(e), 1024) };
   }
 
   async #create(req: PropagationRequest, cluster: string): Promise<OpResult> {
@@ -349,7 +355,7 @@ export class PropagationEngine {
           ? ClusterStatus.ApplyOverridesFailed
           : ClusterStatus.ComputeResourceFailed;
     req.event('Warning', status, `Cluster "${cluster}": ${errorMessage(e)}`);
-    return { status };
+    return { status, message: errorMessage(e) };
   }
 
   async #delete(

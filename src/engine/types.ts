@@ -36,6 +36,8 @@ export interface PropagationRequest {
 export interface PropagationOutcome {
   /** One entry per cluster that has something to say; '' = OK. */
   statuses: Map<string, string>;
+  /** Why, for the clusters whose status is not OK (an API server message, a cache error). */
+  messages: Map<string, string>;
   /** `.status` of each member object, for the clusters where it is known (only when collecting). */
   remoteStatuses: Map<string, unknown>;
   /** The member objects of the selected clusters as last seen or written (for health aggregation). */

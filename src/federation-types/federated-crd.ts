@@ -156,7 +156,7 @@ function federatedSchema(target: TargetTypeInfo): JsonSchemaProps {
         ['type', 'status'],
       ),
     ),
-    clusters: arr(obj({ name: str(), status: str(), remoteStatus: anyObject() }, ['name'])),
+    clusters: arr(obj({ name: str(), status: str(), message: str(), remoteStatus: anyObject() }, ['name'])),
     // kubefed-ts extension: workload health summed over the member clusters.
     aggregate: anyObject(),
   });

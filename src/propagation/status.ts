@@ -9,6 +9,8 @@ export interface ClusterStatusEntry {
   name: string;
   /** Absent means OK. */
   status?: string;
+  /** kubefed-ts: why a cluster failed (e.g. the API server's message), absent when OK. */
+  message?: string;
   remoteStatus?: unknown;
 }
 
@@ -37,6 +39,8 @@ export interface ComputeFederatedStatusInput {
   reason: string;
   /** Every cluster that gets an entry; '' is OK. */
   clusterStatuses: ReadonlyMap<string, string>;
+  /** Why a cluster's status is not OK, where known; only written next to a non-empty status. */
+  clusterMessages?: ReadonlyMap<string, string>;
   /** Collected member `.status` per cluster; undefined when collection is off. */
   remoteStatuses: ReadonlyMap<string, unknown> | undefined;
   /**
@@ -96,12 +100,25 @@ export function computeFederatedStatus(input: ComputeFederatedStatusInput): {
     }
   }
 
-  const clustersChanged = clustersDiffer(current.clusters, input.clusterStatuses, remote, collection);
+  const messages = new Map<string, string>();
+  for (const [name, value] of input.clusterStatuses) {
+    const message = input.clusterMessages?.get(name);
+    if (value !== '' && message) messages.set(name, message);
+  }
+  const clustersChanged = clustersDiffer(
+    current.clusters,
+    input.clusterStatuses,
+    messages,
+    remote,
+    collection,
+  );
   if (clustersChanged) {
     const clusters = [...input.clusterStatuses.keys()].sort(compareCodePoints).map((name) => {
       const entry: ClusterStatusEntry = { name };
       const value = input.clusterStatuses.get(name);
       if (value) entry.status = value;
+      const message = messages.get(name);
+      if (message) entry.message = message;
       if (remote.has(name)) entry.remoteStatus = remote.get(name);
       return entry;
     });
@@ -123,6 +140,7 @@ export function computeFederatedStatus(input: ComputeFederatedStatusInput): {
 function clustersDiffer(
   existing: unknown,
   statuses: ReadonlyMap<string, string>,
+  messages: ReadonlyMap<string, string>,
   remote: ReadonlyMap<string, unknown>,
   collection: boolean,
 ): boolean {
@@ -136,6 +154,7 @@ function clustersDiffer(
     // Go reads a missing map entry as "" (OK); a renamed cluster would go unnoticed, so compare presence too.
     const wanted = statuses.get(entry.name);
     if (wanted === undefined || (entry.status ?? '') !== wanted) return true;
+    if ((entry.message ?? '') !== (messages.get(entry.name) ?? '')) return true;
     // Compared even with collection off, as in KubeFed, so stale remote statuses get cleared.
     if (!jsonEqual(remote.get(entry.name), entry.remoteStatus ?? undefined)) return true;
   }

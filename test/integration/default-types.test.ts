@@ -221,6 +221,7 @@ describe('create / update / placement change / delete for each of the ten defaul
         JSON.stringify([['cluster1', 'UpdateFailed']]),
     );
     assert.equal(propagation(fo)?.status, 'False');
+    assert.match(fo.status?.clusters?.[0]?.message ?? '', /field is immutable/);
     const events = await host.list<
       KubeObject & { reason?: string; message?: string; involvedObject?: { name?: string } }
     >({ group: '', version: 'v1', plural: 'events', namespaced: true, kind: 'Event' }, { namespace: NSX });

@@ -31,7 +31,7 @@ export const T = {
 export interface FedStatus {
   observedGeneration?: number;
   conditions?: Array<{ type: string; status: string; reason?: string }>;
-  clusters?: Array<{ name: string; status?: string; remoteStatus?: unknown }>;
+  clusters?: Array<{ name: string; status?: string; message?: string; remoteStatus?: unknown }>;
   aggregate?: Record<string, number>;
 }
 export type FedObject = KubeObject & { spec?: Record<string, unknown>; status?: FedStatus };

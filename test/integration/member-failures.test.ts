@@ -165,11 +165,15 @@ describe('isolation of broken members, CRD federation and bounded deletion', () 
       'cluster3 reported on its own',
       () => host.get<FedObject>(FETCD, 'etcd1', NSX),
       (o) =>
-        JSON.stringify(o.status?.clusters) ===
+        JSON.stringify(o.status?.clusters?.map((c) => [c.name, c.status ?? '', c.message ?? ''])) ===
         JSON.stringify([
-          { name: 'cluster1' },
-          { name: 'cluster2' },
-          { name: 'cluster3', status: 'TypeNotServed' },
+          ['cluster1', '', ''],
+          ['cluster2', '', ''],
+          [
+            'cluster3',
+            'TypeNotServed',
+            'the cluster does not serve etcdclusters.etcd.database.coreos.com/v1beta2',
+          ],
         ]),
     );
     assert.equal(propagation(fo)?.reason, 'CheckClusters');

@@ -394,10 +394,16 @@ describe('propagation of federated objects to real member apiservers', () => {
       'bad path: ApplyOverridesFailed for cluster1 only',
       () => status('bad-path'),
       (o) =>
-        JSON.stringify(o.status?.clusters) ===
-        JSON.stringify([{ name: 'cluster1', status: 'ApplyOverridesFailed' }, { name: 'cluster2' }]),
+        JSON.stringify(o.status?.clusters?.map((c) => [c.name, c.status ?? ''])) ===
+        JSON.stringify([
+          ['cluster1', 'ApplyOverridesFailed'],
+          ['cluster2', ''],
+        ]),
     );
     assert.equal(propagation(bad)?.reason, 'CheckClusters');
+    // kubefed-ts: the entry says why.
+    assert.match(bad.status?.clusters?.[0]?.message ?? '', /\/data\/missing/);
+    assert.equal(bad.status?.clusters?.[1]?.message, undefined);
     for (const name of ['forbidden-path', 'dup-cluster']) {
       await eventually(
         `${name}: ApplyOverridesFailed for every cluster`,

@@ -466,6 +466,7 @@ export class SyncController {
         generation: current.metadata.generation ?? 0,
         reason: input.reason,
         clusterStatuses: input.outcome.statuses,
+        clusterMessages: input.outcome.messages,
         remoteStatuses: this.#collectStatus ? input.outcome.remoteStatuses : undefined,
         resourcesUpdated: input.outcome.resourcesUpdated,
         aggregate: input.aggregate,
@@ -604,6 +605,7 @@ export class SyncController {
 function emptyOutcome(): PropagationOutcome {
   return {
     statuses: new Map(),
+    messages: new Map(),
     remoteStatuses: new Map(),
     memberObjects: new Map(),
     versions: new Map(),

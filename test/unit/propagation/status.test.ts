@@ -444,3 +444,57 @@ describe('computeFederatedStatus', () => {
     assert.equal(r.status.conditions?.length, 1);
   });
 });
+
+describe('per-cluster messages (kubefed-ts)', () => {
+  test('a failed cluster carries its message; an OK one never does; a new message is a change', () => {
+    const now = new Date('2026-11-29T10:00:00Z');
+    const first = computeFederatedStatus({
+      current: undefined,
+      generation: 1,
+      reason: '',
+      clusterStatuses: new Map([
+        ['a', 'UpdateFailed'],
+        ['b', ''],
+      ]),
+      clusterMessages: new Map([
+        ['a', 'field is immutable'],
+        ['b', 'ignored for an OK cluster'],
+      ]),
+      remoteStatuses: undefined,
+      resourcesUpdated: false,
+      now,
+    });
+    assert.deepEqual(first.status.clusters, [
+      { name: 'a', status: 'UpdateFailed', message: 'field is immutable' },
+      { name: 'b' },
+    ]);
+    const same = computeFederatedStatus({
+      current: first.status,
+      generation: 1,
+      reason: '',
+      clusterStatuses: new Map([
+        ['a', 'UpdateFailed'],
+        ['b', ''],
+      ]),
+      clusterMessages: new Map([['a', 'field is immutable']]),
+      remoteStatuses: undefined,
+      resourcesUpdated: false,
+      now,
+    });
+    assert.equal(same.changed, false);
+    const other = computeFederatedStatus({
+      current: first.status,
+      generation: 1,
+      reason: '',
+      clusterStatuses: new Map([
+        ['a', 'UpdateFailed'],
+        ['b', ''],
+      ]),
+      clusterMessages: new Map([['a', 'conflict']]),
+      remoteStatuses: undefined,
+      resourcesUpdated: false,
+      now,
+    });
+    assert.equal(other.changed, true);
+  });
+});
