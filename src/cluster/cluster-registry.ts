@@ -1,5 +1,4 @@
-import { type KubeFedCluster, KubeFedClusterType } from '../api/core/v1beta1/index.ts';
-import { isReady } from '../controllers/kubefedcluster/health.ts';
+import { isClusterReady, type KubeFedCluster, KubeFedClusterType } from '../api/core/v1beta1/index.ts';
 import { CoreTypes, type KubeClient, type KubeClientOptions, type KubeObject } from '../kube/client/index.ts';
 import { Informer } from '../runtime/informer/index.ts';
 import { type Logger, silentLogger } from '../runtime/logger.ts';
@@ -115,7 +114,7 @@ export class ClusterRegistry {
   }
 
   isReady(name: string): boolean {
-    return isReady(this.get(name)?.status?.conditions);
+    return isClusterReady(this.get(name)?.status?.conditions);
   }
 
   /**
@@ -146,7 +145,7 @@ export class ClusterRegistry {
   #fingerprint(c: ClusterObject): string {
     const secret = this.#secrets.store.get(`${this.#namespace}/${c.spec?.secretRef?.name ?? ''}`);
     return JSON.stringify([
-      isReady(c.status?.conditions),
+      isClusterReady(c.status?.conditions),
       c.spec,
       c.metadata.labels ?? {},
       c.metadata.annotations ?? {},
@@ -159,7 +158,7 @@ export class ClusterRegistry {
     const fp = this.#fingerprint(c);
     if (this.#fingerprints.get(name) === fp) return;
     this.#fingerprints.set(name, fp);
-    this.#emit(name, change === 'added' ? 'added' : 'updated', isReady(c.status?.conditions));
+    this.#emit(name, change === 'added' ? 'added' : 'updated', isClusterReady(c.status?.conditions));
   }
 
   #removed(name: string): void {

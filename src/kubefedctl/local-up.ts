@@ -2,8 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { KubeFedCluster } from '../api/core/v1beta1/index.ts';
-import { KubeFedClusterType } from '../api/core/v1beta1/index.ts';
-import { isReady } from '../controllers/kubefedcluster/health.ts';
+import { isClusterReady, KubeFedClusterType } from '../api/core/v1beta1/index.ts';
 import { installControlPlane } from '../install/control-plane.ts';
 import type { KubeObject } from '../kube/client/index.ts';
 import { REPO_ROOT } from '../paths.ts';
@@ -91,7 +90,8 @@ export async function localUp(opts: LocalUpOptions): Promise<{ kubeconfig: strin
           namespace: opts.namespace,
         });
         return (
-          list.items.length === opts.members.length && list.items.every((c) => isReady(c.status?.conditions))
+          list.items.length === opts.members.length &&
+          list.items.every((c) => isClusterReady(c.status?.conditions))
         );
       },
       { timeoutMs: 120_000, intervalMs: 500 },

@@ -3,6 +3,7 @@ import {
   ClusterConditionMessage,
   ClusterConditionReason,
   ClusterConditionType,
+  isClusterReady,
 } from '../../api/core/v1beta1/index.ts';
 
 /** What one probe of a member found, before any thresholding. */
@@ -67,10 +68,6 @@ export function probeConditions(result: ProbeResult, now: string): ClusterCondit
   }
 }
 
-export function isReady(conditions: readonly ClusterCondition[] | undefined): boolean {
-  return (conditions ?? []).some((c) => c.type === ClusterConditionType.Ready && c.status === 'True');
-}
-
 /** The state label of the kubefedcluster_total metric for a raw probe result. */
 export function probeState(result: ProbeResult): 'ready' | 'notready' | 'offline' {
   if (result.kind === 'ready') return 'ready';
@@ -107,8 +104,8 @@ export function applyThresholds(
 ): { conditions: ClusterCondition[]; memory: HealthMemory } {
   if (!memory) return { conditions: probe, memory: { reported: probe, disagreeing: 0 } };
   const probeTime = probe[0]?.lastProbeTime ?? new Date().toISOString();
-  const wasReady = isReady(memory.reported);
-  const nowReady = isReady(probe);
+  const wasReady = isClusterReady(memory.reported);
+  const nowReady = isClusterReady(probe);
   if (wasReady === nowReady) {
     const conditions = probe.map((c) => {
       const prev = memory.reported.find((p) => p.type === c.type && p.status === c.status);

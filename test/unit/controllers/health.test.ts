@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { ClusterCondition } from '../../../src/api/core/v1beta1/index.ts';
+import { isClusterReady } from '../../../src/api/core/v1beta1/index.ts';
 import {
   applyThresholds,
   type HealthMemory,
-  isReady,
   probeConditions,
   probeState,
   zonesAndRegion,
@@ -66,10 +66,10 @@ describe('probe conditions (KubeFed §3.2)', () => {
   });
 
   test('readiness and the metric state', () => {
-    assert.equal(isReady(probeConditions({ kind: 'ready' }, 't')), true);
-    assert.equal(isReady(probeConditions({ kind: 'notReady' }, 't')), false);
-    assert.equal(isReady(probeConditions({ kind: 'malformed', detail: '' }, 't')), false);
-    assert.equal(isReady(undefined), false);
+    assert.equal(isClusterReady(probeConditions({ kind: 'ready' }, 't')), true);
+    assert.equal(isClusterReady(probeConditions({ kind: 'notReady' }, 't')), false);
+    assert.equal(isClusterReady(probeConditions({ kind: 'malformed', detail: '' }, 't')), false);
+    assert.equal(isClusterReady(undefined), false);
     assert.equal(probeState({ kind: 'ready' }), 'ready');
     assert.equal(probeState({ kind: 'unreachable', error: '' }), 'offline');
     assert.equal(probeState({ kind: 'notReady' }), 'notready');
@@ -118,14 +118,14 @@ describe('thresholds: consecutive failures (where kubefed-ts differs from KubeFe
       memory,
       thresholds,
     );
-    assert.equal(isReady(f1.conditions), true, 'first failure held back');
+    assert.equal(isClusterReady(f1.conditions), true, 'first failure held back');
     assert.deepEqual(summary(f1.conditions), ['Ready=True@f1/t1']);
     const f2 = applyThresholds(
       probeConditions({ kind: 'unreachable', error: 'x' }, 'f2'),
       f1.memory,
       thresholds,
     );
-    assert.equal(isReady(f2.conditions), true, 'second failure held back');
+    assert.equal(isClusterReady(f2.conditions), true, 'second failure held back');
     const f3 = applyThresholds(
       probeConditions({ kind: 'unreachable', error: 'x' }, 'f3'),
       f2.memory,
@@ -141,7 +141,7 @@ describe('thresholds: consecutive failures (where kubefed-ts differs from KubeFe
     memory = applyThresholds(ready('ok'), memory, thresholds).memory;
     assert.equal(memory.disagreeing, 0);
     const f = applyThresholds(notReady('f3'), memory, thresholds);
-    assert.equal(isReady(f.conditions), true);
+    assert.equal(isClusterReady(f.conditions), true);
   });
 
   test('unchanged conditions keep their lastTransitionTime; changed ones get the probe time', () => {
@@ -165,9 +165,9 @@ describe('thresholds: consecutive failures (where kubefed-ts differs from KubeFe
     const t = { successThreshold: 2, failureThreshold: 1 };
     const down = applyThresholds(notReady('t1'), undefined, t);
     const up1 = applyThresholds(ready('t2'), down.memory, t);
-    assert.equal(isReady(up1.conditions), false);
+    assert.equal(isClusterReady(up1.conditions), false);
     const up2 = applyThresholds(ready('t3'), up1.memory, t);
-    assert.equal(isReady(up2.conditions), true);
+    assert.equal(isClusterReady(up2.conditions), true);
   });
 });
 

@@ -126,3 +126,8 @@ export const KubeFedClusterSchema = Type.Object(
   },
 );
 export type KubeFedCluster = Static<typeof KubeFedClusterSchema>;
+
+/** A cluster is ready iff it has a condition Ready=True (KubeFed's util.IsClusterReady). */
+export function isClusterReady(conditions: readonly ClusterCondition[] | undefined): boolean {
+  return (conditions ?? []).some((c) => c.type === ClusterConditionType.Ready && c.status === 'True');
+}
