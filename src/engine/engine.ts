@@ -15,7 +15,13 @@ import { needsUpdate, objectVersion } from '../propagation/versions.ts';
 import { truncateMiddle } from '../runtime/events.ts';
 import { type Logger, silentLogger } from '../runtime/logger.ts';
 import { MemberInformers } from './member-informers.ts';
-import type { DeletionOutcome, PropagationOutcome, PropagationRequest, TargetType } from './types.ts';
+import {
+  type DeletionOutcome,
+  emptyOutcome,
+  type PropagationOutcome,
+  type PropagationRequest,
+  type TargetType,
+} from './types.ts';
 
 /** KubeFed's dispatcher waits this long for the member operations of one reconcile. */
 export const OPERATION_TIMEOUT_MS = 30_000;
@@ -114,15 +120,7 @@ export class PropagationEngine {
 
   /** Brings every member in line with the request (§3.5.2 step 5–6). */
   async propagate(req: PropagationRequest): Promise<PropagationOutcome> {
-    const out: PropagationOutcome = {
-      statuses: new Map(),
-      messages: new Map(),
-      remoteStatuses: new Map(),
-      memberObjects: new Map(),
-      versions: new Map(),
-      resourcesUpdated: false,
-      pending: false,
-    };
+    const out = emptyOutcome();
     const key = this.#key(req);
     const ops: Array<Promise<void>> = [];
     const registry = this.#opts.registry;

@@ -62,3 +62,16 @@ export interface DeletionOutcome {
 }
 
 export type MemberObject = KubeObject;
+
+/** An outcome with nothing in it: the start of every propagation, and the answer when nothing was done. */
+export function emptyOutcome(): PropagationOutcome {
+  return {
+    statuses: new Map(),
+    messages: new Map(),
+    remoteStatuses: new Map(),
+    memberObjects: new Map(),
+    versions: new Map(),
+    resourcesUpdated: false,
+    pending: false,
+  };
+}

@@ -1,4 +1,4 @@
-import { FederatedTypeConfigType, PropagationMode } from '../api/core/v1beta1/index.ts';
+import { FederatedTypeConfigType, PropagationMode, resourceTypeOf } from '../api/core/v1beta1/index.ts';
 import { ftcNameFor } from '../federation-types/federate-names.ts';
 import { type FederatedTypeConfigObject, federatedCrdName } from '../federation-types/federated-crd.ts';
 import { FEDERATED_GROUP, FEDERATED_VERSION } from '../federation-types/group.ts';
@@ -78,7 +78,7 @@ export async function disableType(opts: DisableTypeOptions): Promise<DisableType
   if (opts.deleteCrd) {
     if (ftc) {
       crdName = federatedCrdName(ftc);
-      fedType = federatedResourceType(ftc);
+      fedType = resourceTypeOf(ftc.spec.federatedType);
     } else {
       const gen = await generateEnableResources(
         host,
@@ -87,7 +87,7 @@ export async function disableType(opts: DisableTypeOptions): Promise<DisableType
         opts.warn,
       );
       crdName = gen.crd.metadata.name;
-      fedType = federatedResourceType(gen.ftc);
+      fedType = resourceTypeOf(gen.ftc.spec.federatedType);
     }
     // Checked before anything changes, so a refused disable leaves propagation as it was.
     await refuseIfInstancesExist(host, fedType, crdName);
@@ -134,17 +134,6 @@ export async function disableType(opts: DisableTypeOptions): Promise<DisableType
     out(`federatedtypeconfig "${qualified}" deleted`);
   }
   return result;
-}
-
-function federatedResourceType(ftc: FederatedTypeConfigObject): ResourceType {
-  const t = ftc.spec.federatedType;
-  return {
-    group: t.group ?? '',
-    version: t.version,
-    plural: t.pluralName,
-    namespaced: t.scope === 'Namespaced',
-    kind: t.kind,
-  };
 }
 
 /** Deleting a CRD deletes every instance with it, so KubeFed refuses while any exists (in any namespace). */

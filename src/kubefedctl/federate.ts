@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { type APIResource, FederatedTypeConfigType } from '../api/core/v1beta1/index.ts';
+import { FederatedTypeConfigType, resourceTypeOf } from '../api/core/v1beta1/index.ts';
 import { groupQualifiedName } from '../federation-types/federate-names.ts';
 import { type FederatedTypeConfigObject, federatedTypeConfigFor } from '../federation-types/federated-crd.ts';
 import { FEDERATED_GROUP, FEDERATED_VERSION } from '../federation-types/group.ts';
@@ -257,16 +257,6 @@ async function typeConfigFor(
     if (isNotFound(e)) return { missing: e };
     throw apiFailure(host, `Error retrieving FederatedTypeConfig "${opts.kubefedNamespace}/${name}"`, e);
   }
-}
-
-function resourceTypeOf(t: APIResource): ResourceType {
-  return {
-    group: t.group ?? '',
-    version: t.version,
-    plural: t.pluralName,
-    namespaced: t.scope === 'Namespaced',
-    kind: t.kind,
-  };
 }
 
 function convert(ftc: FederatedTypeConfigObject, target: KubeObject, warn: (line: string) => void) {

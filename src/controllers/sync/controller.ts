@@ -1,8 +1,13 @@
-import type { FederatedTypeConfig } from '../../api/core/v1beta1/index.ts';
+import { type FederatedTypeConfig, resourceTypeOf } from '../../api/core/v1beta1/index.ts';
 import type { ClusterRegistry } from '../../cluster/cluster-registry.ts';
 import type { ResolvedKubeFedConfig } from '../../config/index.ts';
 import { type DeleteOptions, PropagationEngine } from '../../engine/engine.ts';
-import type { EventSink, PropagationOutcome, TargetType } from '../../engine/types.ts';
+import {
+  type EventSink,
+  emptyOutcome,
+  type PropagationOutcome,
+  type TargetType,
+} from '../../engine/types.ts';
 import { VersionStore } from '../../engine/version-store.ts';
 import {
   CoreTypes,
@@ -70,22 +75,6 @@ export interface SyncControllerOptions {
   deletionTimeoutMs: number;
 }
 
-function typeOf(r: {
-  group?: string;
-  version: string;
-  pluralName: string;
-  kind: string;
-  scope: string;
-}): ResourceType {
-  return {
-    group: r.group ?? '',
-    version: r.version,
-    plural: r.pluralName,
-    namespaced: r.scope === 'Namespaced',
-    kind: r.kind,
-  };
-}
-
 /**
  * The sync controller of one federated type (§3.5): the `Federated<Kind>` front end of the propagation
  * engine. It turns each federated object into a propagation request (placement, template, overrides),
@@ -112,8 +101,8 @@ export class SyncController {
   constructor(opts: SyncControllerOptions) {
     this.#opts = opts;
     const { ftc, host, config } = opts;
-    this.fedType = typeOf(ftc.spec.federatedType);
-    const t = typeOf(ftc.spec.targetType);
+    this.fedType = resourceTypeOf(ftc.spec.federatedType);
+    const t = resourceTypeOf(ftc.spec.targetType);
     this.target = {
       group: t.group,
       version: t.version,
@@ -600,18 +589,6 @@ export class SyncController {
     }
     return ok();
   }
-}
-
-function emptyOutcome(): PropagationOutcome {
-  return {
-    statuses: new Map(),
-    messages: new Map(),
-    remoteStatuses: new Map(),
-    memberObjects: new Map(),
-    versions: new Map(),
-    resourcesUpdated: false,
-    pending: false,
-  };
 }
 
 function keyOf(o: KubeObject): string {

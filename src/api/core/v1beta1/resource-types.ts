@@ -1,4 +1,5 @@
 import type { ResourceType } from '../../../kube/client/index.ts';
+import type { APIResource } from './federatedtypeconfig.ts';
 import { FEDERATED_TYPE_CONFIG_KIND, FEDERATED_TYPE_CONFIG_PLURAL } from './federatedtypeconfig.ts';
 import { GROUP, VERSION } from './group.ts';
 import { KUBEFED_CLUSTER_KIND, KUBEFED_CLUSTER_PLURAL } from './kubefedcluster.ts';
@@ -28,3 +29,14 @@ export const FederatedTypeConfigType: ResourceType = {
   namespaced: true,
   kind: FEDERATED_TYPE_CONFIG_KIND,
 };
+
+/** The REST location of an FTC's targetType or federatedType. */
+export function resourceTypeOf(r: APIResource): ResourceType {
+  return {
+    group: r.group ?? '',
+    version: r.version,
+    plural: r.pluralName,
+    namespaced: r.scope === 'Namespaced',
+    kind: r.kind,
+  };
+}
