@@ -2,6 +2,7 @@ import { stringify } from 'yaml';
 import * as internal from './core/v1alpha1/index.ts';
 import * as core from './core/v1beta1/index.ts';
 import { buildCrd, type CustomResourceDefinition } from './crd.ts';
+import * as scheduling from './scheduling/v1alpha1/index.ts';
 
 /** Directory (relative to the project root) that holds the generated CRD manifests. */
 export const CRD_DIR = 'config/crds';
@@ -78,6 +79,27 @@ export function allCrds(): CustomResourceDefinition[] {
       schema: internal.PropagatedVersionSchema,
       statusSubresource: true,
       printerColumns: [],
+    }),
+    buildCrd({
+      group: scheduling.GROUP,
+      version: scheduling.VERSION,
+      kind: scheduling.RSP_KIND,
+      listKind: scheduling.RSP_LIST_KIND,
+      plural: scheduling.RSP_PLURAL,
+      singular: scheduling.RSP_SINGULAR,
+      shortNames: scheduling.RSP_SHORT_NAMES,
+      scope: 'Namespaced',
+      schema: scheduling.ReplicaSchedulingPreferenceSchema,
+      // KubeFed had no status; kubefed-ts records the last plan there, written through /status.
+      statusSubresource: true,
+      printerColumns: [
+        { name: 'Target', type: 'string', jsonPath: '.spec.targetKind' },
+        { name: 'Total', type: 'integer', jsonPath: '.spec.totalReplicas' },
+        { name: 'Scheduled', type: 'integer', jsonPath: '.status.totalScheduled' },
+        { name: 'Clusters', type: 'string', jsonPath: '.status.clusters' },
+        { name: 'Status', type: 'string', jsonPath: ".status.conditions[?(@.type=='Scheduled')].status" },
+        { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+      ],
     }),
   ];
 }
