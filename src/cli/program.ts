@@ -11,6 +11,7 @@ import { federate, validateFederateArgs } from '../kubefedctl/federate.ts';
 import { join } from '../kubefedctl/join.ts';
 import { DEFAULT_LOCAL_DIR, DEFAULT_SAMPLE, localDown, localUp } from '../kubefedctl/local-up.ts';
 import { type OrphaningAction, orphaningDeletion } from '../kubefedctl/orphaning-deletion.ts';
+import { offlineSource, parsePlanOutput, runPlan } from '../kubefedctl/plan.ts';
 import { unjoin } from '../kubefedctl/unjoin.ts';
 
 export const VERSION = 'v0.1.0';
@@ -55,6 +56,14 @@ interface FederateFlags extends GlobalFlags {
 }
 interface OrphaningFlags extends GlobalFlags {
   namespace?: string;
+}
+interface PlanFlags {
+  filename?: string;
+  clusters?: string[];
+  current?: string[];
+  capacity?: string[];
+  key?: string;
+  output?: string;
 }
 interface UnjoinFlags extends GlobalFlags {
   clusterContext?: string;
@@ -357,6 +366,44 @@ export function buildProgram(): Command {
     orphaningCmd.addCommand(sub);
   }
 
+  // Like collectList, but absent stays undefined so that `--clusters ''` (no candidates) differs from no flag.
+  const collectNames = (value: string, previous: string[] | undefined): string[] =>
+    collectList(value, previous ?? []);
+  const collectRaw = (value: string, previous: string[] | undefined): string[] => [
+    ...(previous ?? []),
+    value,
+  ];
+  const planCmd = new Command('plan')
+    .description(
+      'Explain how a ReplicaSchedulingPreference spreads replicas over clusters, without changing anything',
+    )
+    .usage(
+      '-f RSP.yaml --clusters A,B,C [--current A=3,B=2] [--capacity C=10] [--key NS/NAME] [-o json|table]',
+    )
+    .option('-f, --filename <file>', "the ReplicaSchedulingPreference YAML file ('-' for stdin)")
+    .option(
+      '--clusters <names>',
+      'comma-separated candidate clusters (KubeFed: the ready ones)',
+      collectNames,
+    )
+    .option('--current <counts>', 'replicas running per cluster, e.g. A=3,B=2', collectRaw)
+    .option(
+      '--capacity <counts>',
+      'capacity per cluster (known from unschedulable pods), e.g. C=10',
+      collectRaw,
+    )
+    .option(
+      '--key <key>',
+      "tie-break key, namespace/name of the federated object (default: the RSP's metadata.namespace/name; '' is valid)",
+    )
+    .option('-o, --output <format>', 'json or table', 'table')
+    .action((o: PlanFlags) => {
+      const output = parsePlanOutput(o.output);
+      if (o.filename === undefined) throw new CommandError('-f/--filename is required');
+      const source = offlineSource({ clusters: o.clusters, current: o.current, capacity: o.capacity });
+      runPlan({ filename: o.filename, source, key: o.key, output, out, warn });
+    });
+
   const localUpCmd = new Command('local-up')
     .description(
       'Start a local federation (host + members on this machine), install kubefed-ts and join the members',
@@ -400,6 +447,7 @@ export function buildProgram(): Command {
     .addCommand(disableCmd)
     .addCommand(federateCmd)
     .addCommand(orphaningCmd)
+    .addCommand(planCmd)
     .addCommand(localUpCmd)
     .addCommand(localDownCmd)
     .addCommand(versionCmd);
