@@ -4,6 +4,7 @@ import { Command, Option } from '@commander-js/extra-typings';
 import { parseDuration } from '../config/duration.ts';
 import { FederatedTypeConfigController } from '../controllers/federatedtypeconfig/controller.ts';
 import { ClusterHealthController } from '../controllers/kubefedcluster/controller.ts';
+import { SchedulingController } from '../controllers/scheduling/controller.ts';
 import { errorMessage, KubeClient } from '../kube/client/index.ts';
 import {
   inClusterNamespace,
@@ -168,6 +169,11 @@ async function run(o: Options, log: Logger): Promise<number> {
     deletionTimeoutMs,
   });
   manager.add(ftcController);
+  // KubeFed's SchedulerPreferences gate: replica scheduling with ReplicaSchedulingPreferences.
+  const scheduling = config.featureGates.SchedulerPreferences
+    ? new SchedulingController({ host, namespace, config, ftcs: ftcController, logger: log })
+    : undefined;
+  if (scheduling) manager.add(scheduling);
   manager.addReadyCheck(
     'caches',
     () =>

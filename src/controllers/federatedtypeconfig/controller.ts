@@ -58,6 +58,7 @@ export class FederatedTypeConfigController implements Runnable {
   readonly #log: Logger;
   readonly #registry: ClusterRegistry;
   readonly #running = new Map<string, Running>();
+  readonly #syncListeners = new Set<(ftcName: string, controller: SyncController | undefined) => void>();
   #ftcs: Informer<FtcObject> | undefined;
   #queue: WorkQueue | undefined;
 
@@ -74,6 +75,20 @@ export class FederatedTypeConfigController implements Runnable {
   /** Names of the FTCs whose sync controller runs (for tests and probes). */
   runningControllers(): string[] {
     return [...this.#running.keys()].sort();
+  }
+
+  /** The running sync controller of an FTC, e.g. `deployments.apps`. */
+  syncController(ftcName: string): SyncController | undefined {
+    return this.#running.get(ftcName)?.controller;
+  }
+
+  /** Called with each sync controller started (and `undefined` when one stops). */
+  addSyncListener(fn: (ftcName: string, controller: SyncController | undefined) => void): void {
+    this.#syncListeners.add(fn);
+  }
+
+  get registry(): ClusterRegistry {
+    return this.#registry;
   }
 
   async run(signal: AbortSignal): Promise<void> {
@@ -130,6 +145,7 @@ export class FederatedTypeConfigController implements Runnable {
     const r = this.#running.get(name);
     if (!r) return false;
     this.#running.delete(name);
+    for (const l of this.#syncListeners) l(name, undefined);
     await r.controller.stop();
     this.#log.info({ ftc: name }, 'stopped sync controller');
     return true;
@@ -270,6 +286,7 @@ export class FederatedTypeConfigController implements Runnable {
         namespaceType: this.#namespaceTypeKey(),
       });
       this.#log.info({ ftc: name, generation: ftc.metadata?.generation }, 'started sync controller');
+      for (const l of this.#syncListeners) l(name, controller);
       return true;
     } catch (e) {
       this.#log.error({ ftc: name, err: errorMessage(e) }, 'cannot start sync controller');

@@ -56,6 +56,11 @@ const DELETION_RECHECK_MS = 10_000;
 /** A member cache still loading: look again soon. */
 const PENDING_RECHECK_MS = 1_000;
 
+export interface SyncObserver {
+  onFederatedObject?(key: string): void;
+  onMemberObject?(cluster: string, key: string): void;
+}
+
 export interface SyncControllerOptions {
   ftc: FederatedTypeConfig & KubeObject;
   host: KubeClient;
@@ -97,6 +102,7 @@ export class SyncController {
   readonly #watchNamespace: string | undefined;
   #running: Promise<void> | undefined;
   readonly #stop = new AbortController();
+  readonly #observers = new Set<SyncObserver>();
 
   constructor(opts: SyncControllerOptions) {
     this.#opts = opts;
@@ -126,7 +132,10 @@ export class SyncController {
       namespace: this.#watchNamespace,
       logger: this.#log,
     });
-    const enqueue = (o: KubeObject) => this.#queue.add(keyOf(o));
+    const enqueue = (o: KubeObject) => {
+      this.#queue.add(keyOf(o));
+      for (const w of this.#observers) w.onFederatedObject?.(keyOf(o));
+    };
     this.#fed.addHandlers({ onAdd: enqueue, onUpdate: (_, o) => enqueue(o), onDelete: enqueue });
     if (this.#isNamespaces()) {
       this.#hostNamespaces = new Informer<KubeObject>({
@@ -155,9 +164,10 @@ export class SyncController {
       target: this.target,
       namespace: this.#watchNamespace,
       logger: this.#log,
-      onMemberObject: (_cluster, key) => {
+      onMemberObject: (cluster, key) => {
         const k = this.#isNamespaces() ? `${key}/${key}` : key;
         this.#queue.addAfter(k, memberDelay);
+        for (const w of this.#observers) w.onMemberObject?.(cluster, key);
       },
       // Everything is looked at again once a member's cache loads: its objects may have been waiting for it.
       onCacheSynced: () => this.#enqueueAll(),
@@ -243,6 +253,22 @@ export class SyncController {
 
   hasSynced(): boolean {
     return this.#fed.hasSynced();
+  }
+
+  /** Lets another controller (replica scheduling) follow this type's federated and member objects. */
+  addObserver(o: SyncObserver): () => void {
+    this.#observers.add(o);
+    return () => this.#observers.delete(o);
+  }
+
+  /** The cached federated object (shared: copy before changing it). */
+  federatedObject(key: string): FederatedObject | undefined {
+    return this.#fed.store.get(key);
+  }
+
+  /** The cached managed member object, if that member's cache is loaded (shared: copy before changing it). */
+  memberObject(cluster: string, key: string): KubeObject | undefined {
+    return this.#engine.cached(cluster, key).object;
   }
 
   async reconcile(key: string): Promise<ReconcileResult> {

@@ -43,6 +43,7 @@ export const CoreTypes = {
     kind: 'ServiceAccount',
   },
   nodes: { group: '', version: 'v1', plural: 'nodes', namespaced: false, kind: 'Node' },
+  pods: { group: '', version: 'v1', plural: 'pods', namespaced: true, kind: 'Pod' },
   events: { group: '', version: 'v1', plural: 'events', namespaced: true, kind: 'Event' },
   configMaps: { group: '', version: 'v1', plural: 'configmaps', namespaced: true, kind: 'ConfigMap' },
   clusterRoles: {

@@ -1,0 +1,339 @@
+import {
+  API_VERSION,
+  type ReplicaSchedulingPreference,
+  ReplicaSchedulingPreferenceType,
+  RSP_KIND,
+} from '../../api/scheduling/v1alpha1/index.ts';
+import type { ClusterRegistry } from '../../cluster/cluster-registry.ts';
+import type { ResolvedKubeFedConfig } from '../../config/index.ts';
+import {
+  CoreTypes,
+  errorMessage,
+  isConflict,
+  isNotFound,
+  type KubeClient,
+  type KubeObject,
+} from '../../kube/client/index.ts';
+import { type Placement, selectedClusterNames } from '../../propagation/placement.ts';
+import { EventRecorder } from '../../runtime/events.ts';
+import { Informer } from '../../runtime/informer/index.ts';
+import { type Logger, silentLogger } from '../../runtime/logger.ts';
+import type { Runnable } from '../../runtime/manager.ts';
+import { measuredReconcile, prometheusWorkQueueMetrics } from '../../runtime/metrics.ts';
+import {
+  kubefedRateLimiter,
+  ok,
+  type ReconcileResult,
+  requeueAfter,
+  retry,
+  runWorkers,
+  WorkQueue,
+} from '../../runtime/workqueue/index.ts';
+import { applySchedule } from '../../scheduling/overrides.ts';
+import { plan } from '../../scheduling/planner.ts';
+import { analysePods } from '../../scheduling/pod-analysis.ts';
+import { preferencesOf, validateRsp } from '../../scheduling/preferences.ts';
+import { dropUndefined } from '../../util/drop-undefined.ts';
+import type { FederatedTypeConfigController } from '../federatedtypeconfig/controller.ts';
+import type { SyncController } from '../sync/controller.ts';
+import type { FederatedObject } from '../sync/federated-object.ts';
+import { buildRspStatus, type RspStatusInput, rspStatusChanged } from './status.ts';
+
+type RspObject = ReplicaSchedulingPreference & KubeObject;
+
+/** The federated kinds an RSP can target, and the FTC that propagates each. */
+export const SCHEDULING_TARGETS: Readonly<Record<string, string>> = {
+  FederatedDeployment: 'deployments.apps',
+  FederatedReplicaSet: 'replicasets.apps',
+};
+
+/** KubeFed rechecks every 10 s while pods are unschedulable but not yet for 60 s. */
+const RECHECK_MS = 10_000;
+/** A member object change is looked at after this delay (KubeFed: 10 s). */
+const MEMBER_EVENT_DELAY_MS = 2_000;
+
+export interface SchedulingControllerOptions {
+  host: KubeClient;
+  namespace: string;
+  config: ResolvedKubeFedConfig;
+  ftcs: FederatedTypeConfigController;
+  logger?: Logger;
+}
+
+/**
+ * The ReplicaSchedulingPreference controller (§3.7): spreads `totalReplicas` of a FederatedDeployment or
+ * FederatedReplicaSet over the ready clusters with KubeFed's planner, owning the placement list and the
+ * `/spec/replicas` overrides. It reads member Deployments/ReplicaSets from the sync controller's caches
+ * instead of keeping its own, and lists pods only in clusters where not every replica is ready.
+ */
+export class SchedulingController implements Runnable {
+  readonly name = 'replicaschedulingpreference';
+  readonly leaderOnly = true;
+  readonly #opts: SchedulingControllerOptions;
+  readonly #log: Logger;
+  readonly #queue: WorkQueue;
+  readonly #events: EventRecorder;
+  readonly #unobserve = new Map<string, () => void>();
+  #rsps: Informer<RspObject> | undefined;
+
+  constructor(opts: SchedulingControllerOptions) {
+    this.#opts = opts;
+    this.#log = (opts.logger ?? silentLogger).child({ controller: this.name });
+    this.#queue = new WorkQueue({
+      name: this.name,
+      rateLimiter: kubefedRateLimiter(),
+      metrics: prometheusWorkQueueMetrics,
+    });
+    this.#events = new EventRecorder(opts.host, `${this.name}-controller`, this.#log);
+  }
+
+  hasSynced(): boolean {
+    return this.#rsps?.hasSynced() ?? false;
+  }
+
+  #registry(): ClusterRegistry {
+    return this.#opts.ftcs.registry;
+  }
+
+  async run(signal: AbortSignal): Promise<void> {
+    const { host, namespace, config } = this.#opts;
+    const rsps = new Informer<RspObject>({
+      client: host,
+      type: ReplicaSchedulingPreferenceType,
+      namespace: config.scope === 'Namespaced' ? namespace : undefined,
+      logger: this.#log,
+    });
+    this.#rsps = rsps;
+    const enqueue = (o: KubeObject) => this.#queue.add(keyOf(o));
+    rsps.addHandlers({ onAdd: enqueue, onUpdate: (_, o) => enqueue(o), onDelete: enqueue });
+    // Federated and member objects of the scheduled types: follow whichever sync controller runs now.
+    this.#opts.ftcs.addSyncListener((ftc, controller) => this.#follow(ftc, controller));
+    for (const ftc of Object.values(SCHEDULING_TARGETS))
+      this.#follow(ftc, this.#opts.ftcs.syncController(ftc));
+    // Readiness decides the candidates: re-plan everything when a cluster comes or goes.
+    const unsubscribe = this.#registry().addListener({
+      onClusterChange: () => {
+        for (const r of rsps.store.list()) this.#queue.add(keyOf(r));
+      },
+    });
+    rsps.start();
+    const stopped = new Promise<void>((r) => signal.addEventListener('abort', () => r(), { once: true }));
+    await Promise.race([rsps.waitForSync(), stopped]);
+    const workers = runWorkers(
+      this.#queue,
+      1,
+      measuredReconcile(this.name, (key) => this.reconcile(key)),
+      { logger: this.#log },
+    );
+    await stopped;
+    this.#queue.shutDown();
+    unsubscribe();
+    for (const u of this.#unobserve.values()) u();
+    await workers;
+    await rsps.stop();
+  }
+
+  #follow(ftc: string, controller: SyncController | undefined): void {
+    if (!Object.values(SCHEDULING_TARGETS).includes(ftc)) return;
+    this.#unobserve.get(ftc)?.();
+    this.#unobserve.delete(ftc);
+    if (!controller) return;
+    this.#unobserve.set(
+      ftc,
+      controller.addObserver({
+        onFederatedObject: (key) => this.#queue.add(key),
+        onMemberObject: (_cluster, key) => this.#queue.addAfter(key, MEMBER_EVENT_DELAY_MS),
+      }),
+    );
+    for (const r of this.#rsps?.store.list() ?? []) this.#queue.add(keyOf(r));
+  }
+
+  async reconcile(key: string): Promise<ReconcileResult> {
+    const cached = this.#rsps?.store.get(key);
+    // Deleting an RSP leaves placement and overrides as they are, as in KubeFed.
+    if (!cached) return ok();
+    const rsp = structuredClone(cached);
+    const report = (input: RspStatusInput) => this.#writeStatus(rsp, input);
+
+    const errors = validateRsp(rsp.spec);
+    if (errors.length > 0) {
+      const message = errors.join('; ');
+      this.#event(rsp, 'Warning', 'InvalidSpec', message);
+      return report({ ready: false, reason: 'InvalidSpec', message });
+    }
+    const ftcName = SCHEDULING_TARGETS[rsp.spec.targetKind] ?? '';
+    const sync = this.#opts.ftcs.syncController(ftcName);
+    if (!sync) {
+      return report({
+        ready: false,
+        reason: 'TargetTypeNotEnabled',
+        message: `FederatedTypeConfig "${ftcName}" is not enabled`,
+      });
+    }
+    const fedCached = sync.federatedObject(key);
+    if (!fedCached) {
+      return report({
+        ready: false,
+        reason: 'TargetNotFound',
+        message: `${rsp.spec.targetKind} "${key}" does not exist`,
+      });
+    }
+    const fed = structuredClone(fedCached);
+    const registry = this.#registry();
+    let candidates = registry
+      .list()
+      .map((c) => c.metadata.name ?? '')
+      .filter((n) => registry.isReady(n));
+    if (rsp.spec.intersectWithClusterSelector) {
+      try {
+        candidates = this.#selectorClusters(fed, candidates);
+      } catch (e) {
+        return report({ ready: false, reason: 'ComputePlacementFailed', message: errorMessage(e) });
+      }
+    }
+    if (candidates.length === 0) {
+      return report({ ready: false, reason: 'NoClusters', message: 'no ready cluster is a candidate' });
+    }
+
+    const current: Record<string, number> = {};
+    const capacity: Record<string, number> = {};
+    let needsRecheck = false;
+    for (const cluster of candidates) {
+      const member = sync.memberObject(cluster, key);
+      if (!member) continue;
+      const spec = (member.spec ?? {}) as {
+        replicas?: number;
+        selector?: { matchLabels?: Record<string, string> };
+      };
+      const replicas = spec.replicas ?? 0;
+      const ready = ((member.status ?? {}) as { readyReplicas?: number }).readyReplicas ?? 0;
+      if (replicas === ready) {
+        current[cluster] = ready;
+        continue;
+      }
+      try {
+        const pods = await this.#pods(cluster, member.metadata.namespace ?? '', spec.selector?.matchLabels);
+        const a = analysePods(pods, new Date());
+        current[cluster] = a.runningAndReady;
+        if (a.unschedulable > 0) capacity[cluster] = Math.max(0, replicas - a.unschedulable);
+        if (a.recentUnschedulable > 0) needsRecheck = true;
+      } catch (e) {
+        this.#log.info(
+          { cluster, rsp: key, err: errorMessage(e) },
+          'cannot analyse pods; using ready replicas',
+        );
+        current[cluster] = ready;
+      }
+    }
+
+    const { plan: planned, overflow } = plan({
+      preferences: preferencesOf(rsp.spec),
+      totalReplicas: rsp.spec.totalReplicas,
+      rebalance: rsp.spec.rebalance === true,
+      clusters: candidates,
+      current,
+      capacity,
+      key,
+    });
+    const result: Record<string, number> = {};
+    for (const c of Object.keys(current)) result[c] = 0;
+    for (const [c, n] of Object.entries(planned)) result[c] = n;
+    for (const [c, n] of Object.entries(overflow)) result[c] = (result[c] ?? 0) + n;
+
+    let change: ReturnType<typeof applySchedule>;
+    try {
+      change = applySchedule(fed, result);
+    } catch (e) {
+      const message = `cannot apply the schedule to ${rsp.spec.targetKind} "${key}": ${errorMessage(e)}`;
+      this.#event(rsp, 'Warning', 'ScheduleFailed', message);
+      return report({ ready: false, reason: 'ScheduleFailed', message });
+    }
+    if (change.placementClusters !== undefined || change.overrides !== undefined) {
+      const spec: Record<string, unknown> = {};
+      if (change.placementClusters !== undefined) {
+        spec.placement = { clusters: change.placementClusters.map((name) => ({ name })) };
+      }
+      if (change.overrides !== undefined) spec.overrides = change.overrides;
+      try {
+        await this.#opts.host.patch(
+          sync.fedType,
+          fed.metadata.name ?? '',
+          { metadata: { resourceVersion: fed.metadata.resourceVersion }, spec },
+          { namespace: fed.metadata.namespace, patchType: 'merge' },
+        );
+        this.#event(
+          rsp,
+          'Normal',
+          'Scheduled',
+          `Scheduled ${rsp.spec.targetKind} "${key}": ${Object.entries(result)
+            .sort(([a], [b]) => (a < b ? -1 : 1))
+            .map(([c, n]) => `${c}=${n}`)
+            .join(', ')}`,
+        );
+      } catch (e) {
+        if (isConflict(e)) return requeueAfter(0);
+        if (isNotFound(e)) return ok();
+        return retry(e);
+      }
+    }
+    const written = await report({ ready: true, reason: 'Scheduled', result, overflow, candidates });
+    if (written.kind !== 'ok') return written;
+    return needsRecheck ? requeueAfter(RECHECK_MS) : ok();
+  }
+
+  /** §3.7 step 6: selector-only placement, intersected with the FederatedNamespace's selector-only one. */
+  #selectorClusters(fed: FederatedObject, ready: string[]): string[] {
+    const registry = this.#registry();
+    const clusters = registry.list().map((c) => ({ name: c.metadata.name ?? '', labels: c.metadata.labels }));
+    const selectorOnly = (p: Placement | undefined) =>
+      selectedClusterNames({ clusterSelector: p?.clusterSelector }, clusters);
+    let selected = selectorOnly(fed.spec?.placement);
+    const ns = fed.metadata.namespace ?? '';
+    const fedNs = this.#opts.ftcs.syncController('namespaces')?.federatedObject(`${ns}/${ns}`);
+    if (fedNs) {
+      const nsSelected = selectorOnly(fedNs.spec?.placement);
+      selected = new Set([...selected].filter((c) => nsSelected.has(c)));
+    }
+    return ready.filter((c) => selected.has(c));
+  }
+
+  async #pods(
+    cluster: string,
+    namespace: string,
+    matchLabels: Record<string, string> | undefined,
+  ): Promise<KubeObject[]> {
+    if (!matchLabels || Object.keys(matchLabels).length === 0)
+      throw new Error('the object has no spec.selector.matchLabels');
+    const labelSelector = Object.entries(matchLabels)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(',');
+    const client = this.#registry().clientFor(cluster);
+    const list = await client.list(CoreTypes.pods, { namespace, labelSelector });
+    return list.items;
+  }
+
+  #event(rsp: RspObject, type: 'Normal' | 'Warning', reason: string, message: string): void {
+    void this.#events.record({ ...rsp, apiVersion: API_VERSION, kind: RSP_KIND }, type, reason, message);
+  }
+
+  async #writeStatus(rsp: RspObject, input: RspStatusInput): Promise<ReconcileResult> {
+    const status = buildRspStatus(rsp, input, new Date());
+    if (!rspStatusChanged(rsp.status, status)) return ok();
+    try {
+      await this.#opts.host.update(
+        ReplicaSchedulingPreferenceType,
+        { ...rsp, apiVersion: API_VERSION, kind: RSP_KIND, status: dropUndefined(status) } as RspObject,
+        { subresource: 'status' },
+      );
+    } catch (e) {
+      if (isNotFound(e)) return ok();
+      if (isConflict(e)) return requeueAfter(0);
+      return retry(e);
+    }
+    return ok();
+  }
+}
+
+function keyOf(o: KubeObject): string {
+  return o.metadata.namespace ? `${o.metadata.namespace}/${o.metadata.name}` : (o.metadata.name ?? '');
+}
