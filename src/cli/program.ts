@@ -11,7 +11,14 @@ import { federate, validateFederateArgs } from '../kubefedctl/federate.ts';
 import { join } from '../kubefedctl/join.ts';
 import { DEFAULT_LOCAL_DIR, DEFAULT_SAMPLE, localDown, localUp } from '../kubefedctl/local-up.ts';
 import { type OrphaningAction, orphaningDeletion } from '../kubefedctl/orphaning-deletion.ts';
-import { offlineSource, parsePlanOutput, runPlan } from '../kubefedctl/plan.ts';
+import {
+  offlineSource,
+  parsePlanOutput,
+  parseRspDocument,
+  readInput as readPlanInput,
+  runPlan,
+} from '../kubefedctl/plan.ts';
+import { liveSource } from '../kubefedctl/plan-live.ts';
 import { unjoin } from '../kubefedctl/unjoin.ts';
 
 export const VERSION = 'v0.1.0';
@@ -57,7 +64,8 @@ interface FederateFlags extends GlobalFlags {
 interface OrphaningFlags extends GlobalFlags {
   namespace?: string;
 }
-interface PlanFlags {
+interface PlanFlags extends GlobalFlags {
+  live?: boolean;
   filename?: string;
   clusters?: string[];
   current?: string[];
@@ -397,12 +405,32 @@ export function buildProgram(): Command {
       "tie-break key, namespace/name of the federated object (default: the RSP's metadata.namespace/name; '' is valid)",
     )
     .option('-o, --output <format>', 'json or table', 'table')
-    .action((o: PlanFlags) => {
-      const output = parsePlanOutput(o.output);
-      if (o.filename === undefined) throw new CommandError('-f/--filename is required');
+    .option('--live', 'read candidate clusters, current replicas and capacity from the federation', false);
+  withGlobalFlags(planCmd).action(async (o: PlanFlags) => {
+    const output = parsePlanOutput(o.output);
+    if (o.filename === undefined) throw new CommandError('-f/--filename is required');
+    if (!o.live) {
       const source = offlineSource({ clusters: o.clusters, current: o.current, capacity: o.capacity });
       runPlan({ filename: o.filename, source, key: o.key, output, out, warn });
+      return;
+    }
+    if (o.clusters || o.current || o.capacity)
+      throw new CommandError(
+        '--live reads the clusters, current replicas and capacity itself; drop --clusters/--current/--capacity',
+      );
+    const filename = o.filename;
+    let text: string;
+    try {
+      text = readPlanInput(filename);
+    } catch (e) {
+      throw new CommandError(`Failed to read file "${filename}": ${errorMessage(e)}`);
+    }
+    const rsp = parseRspDocument(text, filename);
+    await withHost(o, async (host) => {
+      const source = await liveSource({ host, kubefedNamespace: o.kubefedNamespace, rsp, warn });
+      runPlan({ filename, source, key: o.key, output, out, warn, readInput: () => text });
     });
+  });
 
   const localUpCmd = new Command('local-up')
     .description(

@@ -101,7 +101,7 @@ export function offlineSource(flags: {
   };
 }
 
-function readInput(filename: string): string {
+export function readInput(filename: string): string {
   return readFileSync(filename === '-' ? 0 : filename, 'utf8');
 }
 

@@ -133,6 +133,24 @@ describe('replica scheduling with ReplicaSchedulingPreference on kwok-backed mem
       plan: { 'ap-northeast': 3, 'us-east': 6, 'us-west': 6 },
       overflow: {},
     });
+    // --live reads the same inputs from the federation (ready clusters, running replicas) and agrees too.
+    const live = await kubefedctl([
+      'plan',
+      '-f',
+      join(dir, 'rsp.yaml'),
+      '--live',
+      '-o',
+      'json',
+      '--kubeconfig',
+      fed.kubeconfigPath,
+      '--host-cluster-context',
+      'host',
+    ]);
+    assert.equal(live.code, 0, live.stderr);
+    assert.deepEqual(JSON.parse(live.stdout), {
+      plan: { 'ap-northeast': 3, 'us-east': 6, 'us-west': 6 },
+      overflow: {},
+    });
   });
 
   test('a stopped member loses its replicas to the others; they come back when it returns', async () => {

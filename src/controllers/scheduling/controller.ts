@@ -38,14 +38,9 @@ import type { FederatedTypeConfigController } from '../federatedtypeconfig/contr
 import type { SyncController } from '../sync/controller.ts';
 import type { FederatedObject } from '../sync/federated-object.ts';
 import { buildRspStatus, type RspStatusInput, rspStatusChanged } from './status.ts';
+import { SCHEDULING_TARGETS } from './targets.ts';
 
 type RspObject = ReplicaSchedulingPreference & KubeObject;
-
-/** The federated kinds an RSP can target, and the FTC that propagates each. */
-export const SCHEDULING_TARGETS: Readonly<Record<string, string>> = {
-  FederatedDeployment: 'deployments.apps',
-  FederatedReplicaSet: 'replicasets.apps',
-};
 
 /** KubeFed rechecks every 10 s while pods are unschedulable but not yet for 60 s. */
 const RECHECK_MS = 10_000;
