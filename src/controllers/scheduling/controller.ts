@@ -6,17 +6,10 @@ import {
 } from '../../api/scheduling/v1alpha1/index.ts';
 import type { ClusterRegistry } from '../../cluster/cluster-registry.ts';
 import type { ResolvedKubeFedConfig } from '../../config/index.ts';
-import {
-  CoreTypes,
-  errorMessage,
-  isConflict,
-  isNotFound,
-  type KubeClient,
-  type KubeObject,
-} from '../../kube/client/index.ts';
+import { CoreTypes, errorMessage, type KubeClient, type KubeObject } from '../../kube/client/index.ts';
 import { type Placement, selectedClusterNames } from '../../propagation/placement.ts';
 import { EventRecorder } from '../../runtime/events.ts';
-import { Informer } from '../../runtime/informer/index.ts';
+import { Informer, objectKey } from '../../runtime/informer/index.ts';
 import { type Logger, silentLogger } from '../../runtime/logger.ts';
 import type { Runnable } from '../../runtime/manager.ts';
 import { measuredReconcile, prometheusWorkQueueMetrics } from '../../runtime/metrics.ts';
@@ -25,7 +18,6 @@ import {
   ok,
   type ReconcileResult,
   requeueAfter,
-  retry,
   runWorkers,
   WorkQueue,
 } from '../../runtime/workqueue/index.ts';
@@ -37,6 +29,7 @@ import { dropUndefined } from '../../util/drop-undefined.ts';
 import type { FederatedTypeConfigController } from '../federatedtypeconfig/controller.ts';
 import type { SyncController } from '../sync/controller.ts';
 import type { FederatedObject } from '../sync/federated-object.ts';
+import { afterWriteError } from '../write-result.ts';
 import { buildRspStatus, type RspStatusInput, rspStatusChanged } from './status.ts';
 import { SCHEDULING_TARGETS } from './targets.ts';
 
@@ -99,7 +92,7 @@ export class SchedulingController implements Runnable {
       logger: this.#log,
     });
     this.#rsps = rsps;
-    const enqueue = (o: KubeObject) => this.#queue.add(keyOf(o));
+    const enqueue = (o: KubeObject) => this.#queue.add(objectKey(o));
     rsps.addHandlers({ onAdd: enqueue, onUpdate: (_, o) => enqueue(o), onDelete: enqueue });
     // Federated and member objects of the scheduled types: follow whichever sync controller runs now.
     this.#opts.ftcs.addSyncListener((ftc, controller) => this.#follow(ftc, controller));
@@ -108,7 +101,7 @@ export class SchedulingController implements Runnable {
     // Readiness decides the candidates: re-plan everything when a cluster comes or goes.
     const unsubscribe = this.#registry().addListener({
       onClusterChange: () => {
-        for (const r of rsps.store.list()) this.#queue.add(keyOf(r));
+        for (const r of rsps.store.list()) this.#queue.add(objectKey(r));
       },
     });
     rsps.start();
@@ -140,7 +133,7 @@ export class SchedulingController implements Runnable {
         onMemberObject: (_cluster, key) => this.#queue.addAfter(key, MEMBER_EVENT_DELAY_MS),
       }),
     );
-    for (const r of this.#rsps?.store.list() ?? []) this.#queue.add(keyOf(r));
+    for (const r of this.#rsps?.store.list() ?? []) this.#queue.add(objectKey(r));
   }
 
   async reconcile(key: string): Promise<ReconcileResult> {
@@ -266,9 +259,7 @@ export class SchedulingController implements Runnable {
             .join(', ')}`,
         );
       } catch (e) {
-        if (isConflict(e)) return requeueAfter(0);
-        if (isNotFound(e)) return ok();
-        return retry(e);
+        return afterWriteError(e);
       }
     }
     const written = await report({ ready: true, reason: 'Scheduled', result, overflow, candidates });
@@ -321,14 +312,8 @@ export class SchedulingController implements Runnable {
         { subresource: 'status' },
       );
     } catch (e) {
-      if (isNotFound(e)) return ok();
-      if (isConflict(e)) return requeueAfter(0);
-      return retry(e);
+      return afterWriteError(e);
     }
     return ok();
   }
-}
-
-function keyOf(o: KubeObject): string {
-  return o.metadata.namespace ? `${o.metadata.namespace}/${o.metadata.name}` : (o.metadata.name ?? '');
 }

@@ -37,7 +37,7 @@ import {
 import { aggregateWorkloadStatus } from '../../propagation/workload-aggregate.ts';
 import { sleep } from '../../runtime/backoff.ts';
 import { EventRecorder } from '../../runtime/events.ts';
-import { Informer, splitKey } from '../../runtime/informer/index.ts';
+import { Informer, objectKey, splitKey } from '../../runtime/informer/index.ts';
 import { type Logger, silentLogger } from '../../runtime/logger.ts';
 import { measuredReconcile, prometheusWorkQueueMetrics } from '../../runtime/metrics.ts';
 import {
@@ -49,6 +49,7 @@ import {
   runWorkers,
   WorkQueue,
 } from '../../runtime/workqueue/index.ts';
+import { afterWriteError } from '../write-result.ts';
 import { type FederatedObject, isUnfederatableNamespace } from './federated-object.ts';
 
 /** KubeFed rechecks a deletion that waits for members every 10 s. */
@@ -133,8 +134,8 @@ export class SyncController {
       logger: this.#log,
     });
     const enqueue = (o: KubeObject) => {
-      this.#queue.add(keyOf(o));
-      for (const w of this.#observers) w.onFederatedObject?.(keyOf(o));
+      this.#queue.add(objectKey(o));
+      for (const w of this.#observers) w.onFederatedObject?.(objectKey(o));
     };
     this.#fed.addHandlers({ onAdd: enqueue, onUpdate: (_, o) => enqueue(o), onDelete: enqueue });
     if (this.#isNamespaces()) {
@@ -154,7 +155,7 @@ export class SyncController {
       });
       // Any change to a FederatedNamespace can change the placement of everything in its namespace.
       const all = (o: KubeObject) => {
-        for (const obj of this.#fed.store.list(o.metadata.namespace)) this.#queue.add(keyOf(obj));
+        for (const obj of this.#fed.store.list(o.metadata.namespace)) this.#queue.add(objectKey(obj));
       };
       this.#fedNamespaces.addHandlers({ onAdd: all, onUpdate: (_, o) => all(o), onDelete: all });
     }
@@ -194,8 +195,8 @@ export class SyncController {
 
   #enqueueAll(delayMs = 0): void {
     for (const o of this.#fed.store.list()) {
-      if (delayMs > 0) this.#queue.addAfter(keyOf(o), delayMs);
-      else this.#queue.add(keyOf(o));
+      if (delayMs > 0) this.#queue.addAfter(objectKey(o), delayMs);
+      else this.#queue.add(objectKey(o));
     }
   }
 
@@ -571,7 +572,7 @@ export class SyncController {
       return retry(new Error(`deleting from members failed: ${outcome.errors.join('; ')}`));
     }
     if (outcome.waiting.length > 0) {
-      this.#log.info({ object: keyOf(fed), waiting: outcome.waiting }, 'deletion is waiting for members');
+      this.#log.info({ object: objectKey(fed), waiting: outcome.waiting }, 'deletion is waiting for members');
       // Reconsider no later than the deletion bound, when unready members are given up on.
       return requeueAfter(recheckMs);
     }
@@ -594,7 +595,7 @@ export class SyncController {
         `Released after waiting ${Math.round(waitedMs / 1000)}s for clusters that are not ready: ` +
         `${outcome.abandoned.sort().join(', ')}; they may still hold a copy of the object`;
       event('Warning', 'DeletionAbandoned', msg);
-      this.#log.warn({ object: keyOf(fed), clusters: outcome.abandoned }, msg);
+      this.#log.warn({ object: objectKey(fed), clusters: outcome.abandoned }, msg);
     }
     try {
       await this.#opts.host.patch(
@@ -609,16 +610,10 @@ export class SyncController {
         { namespace: fed.metadata.namespace, patchType: 'merge' },
       );
     } catch (e) {
-      if (isNotFound(e)) return ok();
-      if (isConflict(e)) return requeueAfter(0);
-      return retry(e);
+      return afterWriteError(e);
     }
     return ok();
   }
-}
-
-function keyOf(o: KubeObject): string {
-  return o.metadata.namespace ? `${o.metadata.namespace}/${o.metadata.name}` : (o.metadata.name ?? '');
 }
 
 function apiVersionOf(t: ResourceType): string {
