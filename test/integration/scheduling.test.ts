@@ -115,6 +115,14 @@ describe('replica scheduling with ReplicaSchedulingPreference on kwok-backed mem
     assert.deepEqual(rsp.status?.replicas, { 'ap-northeast': 3, 'us-east': 6, 'us-west': 6 });
     assert.deepEqual(rsp.status?.clusters, MEMBERS);
     assert.equal(rsp.status?.conditions?.[0]?.status, 'True');
+    // Nothing changes any more: neither the RSP nor the FederatedDeployment is written again.
+    const rv = async () => [
+      (await host.get(ReplicaSchedulingPreferenceType, 'web', NSX)).metadata.resourceVersion,
+      (await host.get(T.fdeploy, 'web', NSX)).metadata.resourceVersion,
+    ];
+    const before = await rv();
+    await new Promise((r) => setTimeout(r, 4000));
+    assert.deepEqual(await rv(), before, 'no writes at steady state');
 
     // kubefedctl plan computes the same from the same inputs.
     const dir = mkdtempSync(join(tmpdir(), 'rsp-'));

@@ -16,6 +16,7 @@ import {
   type KubeClient,
   type KubeObject,
 } from '../../kube/client/index.ts';
+import { jsonEqual } from '../../propagation/json.ts';
 import { sleep } from '../../runtime/backoff.ts';
 import type { EventRecorder } from '../../runtime/events.ts';
 import { Informer } from '../../runtime/informer/index.ts';
@@ -220,12 +221,12 @@ export class ClusterHealthController implements Runnable {
 
   #needsWrite(current: KubeFedClusterStatus | undefined, next: KubeFedClusterStatus): boolean {
     if (!current) return true;
-    const strip = (s: KubeFedClusterStatus) =>
-      JSON.stringify({
-        ...s,
-        conditions: (s.conditions ?? []).map(({ lastProbeTime: _, ...c }: ClusterCondition) => c),
-      });
-    if (strip(current) !== strip(next)) return true;
+    const strip = (s: KubeFedClusterStatus) => ({
+      ...s,
+      conditions: (s.conditions ?? []).map(({ lastProbeTime: _, ...c }: ClusterCondition) => c),
+    });
+    // The API server returns keys sorted, we build them in another order: compare canonically.
+    if (!jsonEqual(strip(current), strip(next))) return true;
     const lastProbe = Date.parse(current.conditions?.[0]?.lastProbeTime ?? '');
     const refresh = this.#opts.probeTimeRefreshMs ?? Math.max(this.#opts.health.periodMs, 60_000);
     return !(lastProbe > 0) || Date.now() - lastProbe >= refresh;

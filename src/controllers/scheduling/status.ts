@@ -1,5 +1,6 @@
 import type { ReplicaSchedulingPreference } from '../../api/scheduling/v1alpha1/index.ts';
 import type { KubeObject } from '../../kube/client/index.ts';
+import { jsonEqual } from '../../propagation/json.ts';
 
 type RspStatus = NonNullable<ReplicaSchedulingPreference['status']>;
 
@@ -51,8 +52,8 @@ export function buildRspStatus(
     const replicas = sortedRecord(input.result);
     const overflow = sortedRecord(input.overflow);
     const planChanged =
-      JSON.stringify(prev.replicas ?? {}) !== JSON.stringify(replicas) ||
-      JSON.stringify(prev.clusters ?? []) !== JSON.stringify([...input.candidates].sort());
+      !jsonEqual(prev.replicas ?? {}, replicas) ||
+      !jsonEqual(prev.clusters ?? [], [...input.candidates].sort());
     out.clusters = [...input.candidates].sort();
     out.replicas = replicas;
     if (Object.keys(overflow).length > 0) out.overflow = overflow;
@@ -65,5 +66,6 @@ export function buildRspStatus(
 
 /** Whether writing `next` changes anything a user can see (timestamps alone never trigger a write). */
 export function rspStatusChanged(prev: RspStatus | undefined, next: RspStatus): boolean {
-  return JSON.stringify(prev ?? {}) !== JSON.stringify(next);
+  // Key order differs between what the API server returns (sorted) and what we build: compare canonically.
+  return !jsonEqual(prev ?? {}, next);
 }
