@@ -2,6 +2,7 @@ import { stringify } from 'yaml';
 import * as internal from './core/v1alpha1/index.ts';
 import * as core from './core/v1beta1/index.ts';
 import { buildCrd, type CustomResourceDefinition } from './crd.ts';
+import * as mcdns from './multiclusterdns/v1alpha1/index.ts';
 import * as scheduling from './scheduling/v1alpha1/index.ts';
 
 /** Directory (relative to the project root) that holds the generated CRD manifests. */
@@ -100,6 +101,56 @@ export function allCrds(): CustomResourceDefinition[] {
         { name: 'Status', type: 'string', jsonPath: ".status.conditions[?(@.type=='Scheduled')].status" },
         { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
       ],
+    }),
+    buildCrd({
+      group: mcdns.GROUP,
+      version: mcdns.VERSION,
+      kind: 'Domain',
+      plural: 'domains',
+      singular: 'domain',
+      scope: 'Namespaced',
+      schema: mcdns.DomainSchema,
+      statusSubresource: false,
+      printerColumns: [{ name: 'Domain', type: 'string', jsonPath: '.domain' }],
+    }),
+    buildCrd({
+      group: mcdns.GROUP,
+      version: mcdns.VERSION,
+      kind: 'ServiceDNSRecord',
+      plural: 'servicednsrecords',
+      singular: 'servicednsrecord',
+      scope: 'Namespaced',
+      schema: mcdns.ServiceDNSRecordSchema,
+      statusSubresource: true,
+      printerColumns: [
+        { name: 'Domain', type: 'string', jsonPath: '.status.domain' },
+        { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+      ],
+    }),
+    buildCrd({
+      group: mcdns.GROUP,
+      version: mcdns.VERSION,
+      kind: 'IngressDNSRecord',
+      plural: 'ingressdnsrecords',
+      singular: 'ingressdnsrecord',
+      scope: 'Namespaced',
+      schema: mcdns.IngressDNSRecordSchema,
+      statusSubresource: true,
+      printerColumns: [
+        { name: 'Hosts', type: 'string', jsonPath: '.spec.hosts' },
+        { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+      ],
+    }),
+    buildCrd({
+      group: mcdns.GROUP,
+      version: mcdns.VERSION,
+      kind: 'DNSEndpoint',
+      plural: 'dnsendpoints',
+      singular: 'dnsendpoint',
+      scope: 'Namespaced',
+      schema: mcdns.DNSEndpointSchema,
+      statusSubresource: true,
+      printerColumns: [],
     }),
   ];
 }
