@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Command, Option } from '@commander-js/extra-typings';
 import { parseDuration } from '../config/duration.ts';
+import { DnsController, type DnsEndpointGroup } from '../controllers/dns/controller.ts';
 import { FederatedTypeConfigController } from '../controllers/federatedtypeconfig/controller.ts';
 import { ClusterHealthController } from '../controllers/kubefedcluster/controller.ts';
 import { SchedulingController } from '../controllers/scheduling/controller.ts';
@@ -34,6 +35,8 @@ interface Options {
   restConfigQps: number;
   restConfigBurst: number;
   memberDeletionTimeout: string;
+  dnsEndpointApi: string;
+  dnsHostnamesAsCname: boolean;
   v: number;
 }
 
@@ -67,6 +70,17 @@ function buildCommand(): Command {
         '(kubefed-ts extension; KubeFed waited forever)',
       '5m',
     )
+    .option(
+      '--dns-endpoint-api <group>',
+      'API group of the DNSEndpoints written for ExternalDNS: multiclusterdns.kubefed.io (KubeFed) or ' +
+        'externaldns.k8s.io (ExternalDNS default)',
+      'multiclusterdns.kubefed.io',
+    )
+    .option(
+      '--dns-hostnames-as-cname',
+      'publish load balancers that only have hostnames as CNAMEs instead of resolving them',
+      false,
+    )
     .addOption(new Option('-v, --v <level>', 'log verbosity (0 info, 1+ debug)').default(0).argParser(Number))
     .version('kubefed-ts v0.1.0', '--version') as unknown as Command;
 }
@@ -99,6 +113,12 @@ export async function main(argv: string[]): Promise<number> {
 
 async function run(o: Options, log: Logger): Promise<number> {
   const namespace = o.kubefedNamespace || inClusterNamespace();
+  if (o.dnsEndpointApi !== 'multiclusterdns.kubefed.io' && o.dnsEndpointApi !== 'externaldns.k8s.io') {
+    throw new FatalConfigError(
+      `--dns-endpoint-api: must be multiclusterdns.kubefed.io or externaldns.k8s.io, not "${o.dnsEndpointApi}"`,
+    );
+  }
+  const dnsEndpointGroup: DnsEndpointGroup = o.dnsEndpointApi;
   let deletionTimeoutMs: number;
   try {
     deletionTimeoutMs = parseDuration(o.memberDeletionTimeout);
@@ -174,6 +194,21 @@ async function run(o: Options, log: Logger): Promise<number> {
     ? new SchedulingController({ host, namespace, config, ftcs: ftcController, logger: log })
     : undefined;
   if (scheduling) manager.add(scheduling);
+  // Multi-cluster DNS (KubeFed v0.6's ServiceDNSRecord / IngressDNSRecord): idle unless records exist.
+  for (const kind of ['service', 'ingress'] as const) {
+    manager.add(
+      new DnsController({
+        kind,
+        host,
+        namespace,
+        config,
+        ftcs: ftcController,
+        endpointGroup: dnsEndpointGroup,
+        hostnamesAsCname: o.dnsHostnamesAsCname,
+        logger: log,
+      }),
+    );
+  }
   manager.addReadyCheck(
     'caches',
     () =>
