@@ -6,6 +6,8 @@
 #
 # Output: $KUBEFED_TS_CACHE/<k8s-version>/bin/{kube-apiserver,kube-controller-manager,
 #         kube-scheduler,kubectl,etcd,kwok,kwokctl}
+# Also runs hack/install-dns-tools.sh (ExternalDNS + BIND9 for the DNS tests; only its log, on stderr, is shown,
+# so the last stdout line stays the directory above).
 # Idempotent: a binary whose version stamp matches is never rebuilt.
 #
 # Environment:
@@ -13,6 +15,7 @@
 #                       all of them nothing is built and it is printed instead.
 #   KUBEFED_TS_CACHE    cache root (default: ${XDG_CACHE_HOME:-~/.cache}/kubefed-ts)
 #   K8S_VERSION, ETCD_VERSION, KWOK_VERSION   override the pinned versions.
+#   KUBEFED_TS_SKIP_DNS_TOOLS=1  do not install the DNS tools (the DNS tests install them on demand).
 set -euo pipefail
 
 K8S_VERSION="${K8S_VERSION:-v1.36.3}"
@@ -25,12 +28,18 @@ ALL=(kube-apiserver kube-controller-manager kube-scheduler kubectl etcd kwok kwo
 
 log() { printf '[install-k8s-binaries] %s\n' "$*" >&2; }
 now() { date +%s; }
+HACK_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# `make binaries` (and so `make test` on a fresh CI machine) must leave the DNS tools installed too.
+dns_tools() {
+  [[ "${KUBEFED_TS_SKIP_DNS_TOOLS:-}" == 1 ]] || bash "$HACK_DIR/install-dns-tools.sh" >/dev/null
+}
 
 if [[ -n "${KUBEFED_TS_BIN_DIR:-}" ]]; then
   missing=()
   for b in "${ALL[@]}"; do [[ -x "$KUBEFED_TS_BIN_DIR/$b" ]] || missing+=("$b"); done
   if ((${#missing[@]} == 0)); then
     log "using binaries from KUBEFED_TS_BIN_DIR=$KUBEFED_TS_BIN_DIR"
+    dns_tools
     echo "$KUBEFED_TS_BIN_DIR"
     exit 0
   fi
@@ -138,5 +147,8 @@ if [[ "$(cat "$BIN/.kwok-stages.version" 2>/dev/null)" != "$KWOK_VERSION" ]]; th
   log "kwok stages written to $BIN/kwok-stages.yaml"
 fi
 
+# Released first: the DNS tools have their own lock, and waiting callers need only the Kubernetes binaries.
+exec 9>&-
+dns_tools
 log "all binaries ready in $BIN ($(($(now) - total_start))s)"
 echo "$BIN"

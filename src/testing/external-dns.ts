@@ -1,0 +1,123 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { parse, stringify } from 'yaml';
+import { type ExternalDnsBuild, externalDnsBinary } from './binaries.ts';
+import type { BindServer } from './bind.ts';
+import { freePort, waitFor } from './ports.ts';
+import { ManagedProcess } from './process.ts';
+
+export interface ExternalDnsOptions {
+  /** `current` (v0.22.0, default) or `legacy` (v0.20.0, the last that honours apiVersion/kind). */
+  build?: ExternalDnsBuild;
+  /** An admin kubeconfig for the cluster whose DNSEndpoint objects are the source. */
+  kubeconfig: string;
+  /** Context to use; ExternalDNS has no --context flag, so a copy of the kubeconfig selects it. */
+  context?: string;
+  bind: BindServer;
+  /** `--crd-source-apiversion`, e.g. `externaldns.k8s.io/v1alpha1` or `multiclusterdns.kubefed.io/v1alpha1`. */
+  apiVersion: string;
+  /** `--crd-source-kind`; DNSEndpoint by default. */
+  kind?: string;
+  /** Watch only this namespace (all by default). */
+  namespace?: string;
+  /** `--txt-owner-id`: each instance sharing a zone needs its own. */
+  ownerId: string;
+  logFile: string;
+  /** Full resync period; default 2 s (changes are also picked up by events within about a second). */
+  intervalSeconds?: number;
+  logLevel?: 'debug' | 'info' | 'warning' | 'error';
+  /** Wait for the first successful sync before returning (default true). */
+  waitForSync?: boolean;
+  extraArgs?: string[];
+}
+
+export interface ExternalDns {
+  process: ManagedProcess;
+  /** `http://127.0.0.1:<port>`: /healthz and /metrics. */
+  metricsUrl: string;
+  /** Resolves once a sync completes after this call: "ExternalDNS has seen the current state". */
+  waitForNextSync(timeoutMs?: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** `external_dns_controller_last_sync_timestamp_seconds`: 0 until a sync against the provider succeeds. */
+async function lastSync(metricsUrl: string): Promise<number> {
+  const res = await fetch(`${metricsUrl}/metrics`, { signal: AbortSignal.timeout(2000) });
+  const text = await res.text();
+  const m = /^external_dns_controller_last_sync_timestamp_seconds(?:\{[^}]*\})? (\S+)$/m.exec(text);
+  return m?.[1] ? Number(m[1]) : 0;
+}
+
+/**
+ * A real ExternalDNS (hack/install-dns-tools.sh builds v0.22.0 and v0.20.0) with the CRD source and the rfc2136
+ * provider pointed at a BIND from startBind — the flags of real-clusters.md §6.4 with test timings. It
+ * owns the whole zone (`--policy=sync`): records it no longer finds in the source are deleted.
+ */
+export async function startExternalDns(opts: ExternalDnsOptions): Promise<ExternalDns> {
+  const metricsPort = await freePort();
+  const metricsUrl = `http://127.0.0.1:${metricsPort}`;
+  let kubeconfig = opts.kubeconfig;
+  if (opts.context) {
+    const kc = parse(readFileSync(opts.kubeconfig, 'utf8')) as Record<string, unknown>;
+    kc['current-context'] = opts.context;
+    kubeconfig = join(dirname(opts.logFile), `external-dns-${opts.ownerId}.kubeconfig`);
+    writeFileSync(kubeconfig, stringify(kc), { mode: 0o600 });
+  }
+  const { bind } = opts;
+  const build = opts.build ?? 'current';
+  const args = [
+    `--kubeconfig=${kubeconfig}`,
+    '--source=crd',
+    `--crd-source-apiversion=${opts.apiVersion}`,
+    `--crd-source-kind=${opts.kind ?? 'DNSEndpoint'}`,
+    ...(opts.namespace ? [`--namespace=${opts.namespace}`] : []),
+    '--provider=rfc2136',
+    '--rfc2136-host=127.0.0.1',
+    `--rfc2136-port=${bind.port}`,
+    `--rfc2136-zone=${bind.zone}`,
+    `--rfc2136-tsig-keyname=${bind.keyName}`,
+    `--rfc2136-tsig-secret-alg=${bind.algorithm}`,
+    // Without it ExternalDNS cannot read the zone and behaves as create-only (v0.20 only has the old name).
+    build === 'legacy' ? '--rfc2136-tsig-axfr' : '--rfc2136-axfr',
+    `--domain-filter=${bind.zone}`,
+    // v0.22 has no default policy any more (v0.20's was sync).
+    '--policy=sync',
+    '--registry=txt',
+    `--txt-owner-id=${opts.ownerId}`,
+    `--interval=${opts.intervalSeconds ?? 2}s`,
+    '--events',
+    // Events are rate-limited to one sync per 5 s by default; tests want changes seen quickly.
+    '--min-event-sync-interval=1s',
+    `--metrics-address=127.0.0.1:${metricsPort}`,
+    `--log-level=${opts.logLevel ?? 'info'}`,
+    ...(opts.extraArgs ?? []),
+  ];
+  const proc = ManagedProcess.start(`external-dns-${opts.ownerId}`, externalDnsBinary(build), args, {
+    logFile: opts.logFile,
+    // The secret goes by environment, not argv, so it stays out of `ps` and of logged command lines.
+    env: { ...process.env, EXTERNAL_DNS_RFC2136_TSIG_SECRET: bind.secret },
+  });
+
+  const waitForNextSync = async (timeoutMs = 60_000) => {
+    // The gauge has sub-second precision, so "after this call" is exact.
+    const since = Date.now() / 1000;
+    await waitFor(
+      `external-dns ${opts.ownerId} to sync`,
+      async () => {
+        if (!proc.running) throw new Error(`external-dns exited:\n${proc.tail()}`);
+        return (await lastSync(metricsUrl)) > since;
+      },
+      { timeoutMs, intervalMs: 250, describe: () => proc.tail() },
+    );
+  };
+  const stop = () => proc.stop();
+  if (opts.waitForSync ?? true) {
+    try {
+      await waitForNextSync();
+    } catch (e) {
+      await stop();
+      throw e;
+    }
+  }
+  return { process: proc, metricsUrl, waitForNextSync, stop };
+}
