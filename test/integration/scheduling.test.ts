@@ -115,7 +115,14 @@ describe('replica scheduling with ReplicaSchedulingPreference on kwok-backed mem
     assert.deepEqual(rsp.status?.replicas, { 'ap-northeast': 3, 'us-east': 6, 'us-west': 6 });
     assert.deepEqual(rsp.status?.clusters, MEMBERS);
     assert.equal(rsp.status?.conditions?.[0]?.status, 'True');
-    // Nothing changes any more: neither the RSP nor the FederatedDeployment is written again.
+    // Once the aggregated health has caught up, nothing changes any more: neither the RSP nor the
+    // FederatedDeployment is written again.
+    await eventually(
+      'aggregate shows 15 ready in 3 healthy clusters',
+      () => host.get<KubeObject & { status?: { aggregate?: Record<string, number> } }>(T.fdeploy, 'web', NSX),
+      (o) => o.status?.aggregate?.readyReplicas === 15 && o.status.aggregate.healthyClusters === 3,
+      60_000,
+    );
     const rv = async () => [
       (await host.get(ReplicaSchedulingPreferenceType, 'web', NSX)).metadata.resourceVersion,
       (await host.get(T.fdeploy, 'web', NSX)).metadata.resourceVersion,
