@@ -12,6 +12,7 @@ import {
 } from '../../api/multiclusterdns/v1alpha1/index.ts';
 import type { ResolvedKubeFedConfig } from '../../config/index.ts';
 import { dnsEndpointName, ingressEndpoints, serviceEndpoints } from '../../dns/endpoints.ts';
+import { hostnamesToResolve } from '../../dns/load-balancer.ts';
 import { ingressDnsStatus, serviceDnsStatus } from '../../dns/service-status.ts';
 import type { ClusterDns, Endpoint, IngressClusterDns } from '../../dns/types.ts';
 import { MemberInformers } from '../../engine/member-informers.ts';
@@ -323,11 +324,8 @@ export class DnsController implements Runnable {
     });
   }
 
-  async #resolveAll(
-    dns: Array<{ loadBalancer?: { ingress?: Array<{ hostname?: string }> } }>,
-  ): Promise<Map<string, string[]>> {
-    const hosts = new Set<string>();
-    for (const d of dns) for (const i of d.loadBalancer?.ingress ?? []) if (i.hostname) hosts.add(i.hostname);
+  async #resolveAll(dns: Array<ClusterDns | IngressClusterDns>): Promise<Map<string, string[]>> {
+    const hosts = hostnamesToResolve(dns);
     const out = new Map<string, string[]>();
     const resolveHost =
       this.#opts.resolveHost ??

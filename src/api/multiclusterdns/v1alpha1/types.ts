@@ -24,6 +24,15 @@ const LoadBalancerStatusSchema = Type.Object(
   { description: 'The load balancer of the cluster’s Service or Ingress (core/v1 LoadBalancerStatus).' },
 );
 
+/** The `Ready` condition both record kinds carry (kubefed-ts addition). */
+const RecordConditionSchema = Type.Object({
+  type: Type.String(),
+  status: Type.String(),
+  reason: Type.Optional(Type.String()),
+  message: Type.Optional(Type.String()),
+  lastTransitionTime: Type.Optional(Type.String({ format: 'date-time' })),
+});
+
 export const DomainSchema = Type.Object(
   {
     ...base,
@@ -67,17 +76,7 @@ export const ServiceDNSRecordSchema = Type.Object(
             }),
           ),
         ),
-        conditions: Type.Optional(
-          Type.Array(
-            Type.Object({
-              type: Type.String(),
-              status: Type.String(),
-              reason: Type.Optional(Type.String()),
-              message: Type.Optional(Type.String()),
-              lastTransitionTime: Type.Optional(Type.String({ format: 'date-time' })),
-            }),
-          ),
-        ),
+        conditions: Type.Optional(Type.Array(RecordConditionSchema)),
       }),
     ),
   },
@@ -101,17 +100,7 @@ export const IngressDNSRecordSchema = Type.Object(
             Type.Object({ cluster: Type.String(), loadBalancer: Type.Optional(LoadBalancerStatusSchema) }),
           ),
         ),
-        conditions: Type.Optional(
-          Type.Array(
-            Type.Object({
-              type: Type.String(),
-              status: Type.String(),
-              reason: Type.Optional(Type.String()),
-              message: Type.Optional(Type.String()),
-              lastTransitionTime: Type.Optional(Type.String({ format: 'date-time' })),
-            }),
-          ),
-        ),
+        conditions: Type.Optional(Type.Array(RecordConditionSchema)),
       }),
     ),
   },
