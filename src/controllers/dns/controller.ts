@@ -13,6 +13,7 @@ import {
 import type { ResolvedKubeFedConfig } from '../../config/index.ts';
 import { dnsEndpointName, ingressEndpoints, serviceEndpoints } from '../../dns/endpoints.ts';
 import { hostnamesToResolve } from '../../dns/load-balancer.ts';
+import { nextRecordStatus, type RecordOutcome, type RecordStatus } from '../../dns/record-status.ts';
 import { ingressDnsStatus, serviceDnsStatus } from '../../dns/service-status.ts';
 import type { ClusterDns, Endpoint, IngressClusterDns } from '../../dns/types.ts';
 import { MemberInformers } from '../../engine/member-informers.ts';
@@ -389,39 +390,11 @@ export class DnsController implements Runnable {
     record: RecordObject,
     dns: ClusterDns[] | IngressClusterDns[] | undefined,
     domain: string | undefined,
-    cond: { ready: boolean; reason: string; message: string },
+    cond: RecordOutcome,
   ): Promise<ReconcileResult> {
-    const prev = (record.status ?? {}) as Record<string, unknown> & {
-      conditions?: Array<{
-        type: string;
-        status: string;
-        reason?: string;
-        message?: string;
-        lastTransitionTime?: string;
-      }>;
-    };
-    const old = prev.conditions?.find((c) => c.type === 'Ready');
-    const status = cond.ready ? 'True' : 'False';
-    const changedCond =
-      !old || old.status !== status || old.reason !== cond.reason || (old.message ?? '') !== cond.message;
-    const next: Record<string, unknown> = {
-      ...prev,
-      ...(dns !== undefined ? { dns } : {}),
-      ...(domain !== undefined ? { domain } : {}),
-      conditions: [
-        {
-          type: 'Ready',
-          status,
-          reason: cond.reason,
-          ...(cond.message ? { message: cond.message } : {}),
-          lastTransitionTime:
-            changedCond || !old?.lastTransitionTime
-              ? new Date().toISOString().replace(/\.\d+Z$/, 'Z')
-              : old.lastTransitionTime,
-        },
-      ],
-    };
-    if (jsonEqual(next, prev)) return ok();
+    const prev = record.status as RecordStatus | undefined;
+    const next = nextRecordStatus(prev, { dns, domain, outcome: cond }, new Date());
+    if (jsonEqual(next, prev ?? {})) return ok();
     try {
       await this.#opts.host.update(
         this.#recordType,

@@ -1,6 +1,7 @@
 import type { ReplicaSchedulingPreference } from '../../api/scheduling/v1alpha1/index.ts';
 import type { KubeObject } from '../../kube/client/index.ts';
 import { jsonEqual } from '../../propagation/json.ts';
+import { conditionTimestamp, setCondition } from '../../util/conditions.ts';
 
 type RspStatus = NonNullable<ReplicaSchedulingPreference['status']>;
 
@@ -19,8 +20,6 @@ function sortedRecord(r: Record<string, number>): Record<string, number> {
   return Object.fromEntries(Object.entries(r).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
-const stamp = (d: Date) => d.toISOString().replace(/\.\d+Z$/, 'Z');
-
 /**
  * The RSP status kubefed-ts writes (KubeFed left it empty): what was planned, when, for which clusters, and
  * a `Scheduled` condition that says why not when scheduling could not happen. A failed reconcile keeps the
@@ -32,21 +31,17 @@ export function buildRspStatus(
   now: Date,
 ): RspStatus {
   const prev = rsp.status ?? {};
-  const prevCond = prev.conditions?.find((c) => c.type === 'Scheduled');
-  const status = input.ready ? 'True' : 'False';
-  const message = input.ready ? undefined : input.message;
-  const transition = !prevCond || prevCond.status !== status || prevCond.reason !== input.reason;
-  const condition = {
-    type: 'Scheduled',
-    status,
-    reason: input.reason,
-    ...(message ? { message } : {}),
-    lastTransitionTime: transition ? stamp(now) : (prevCond?.lastTransitionTime ?? stamp(now)),
-  };
+  const conditions = setCondition(
+    prev.conditions,
+    input.ready
+      ? { type: 'Scheduled', status: 'True', reason: input.reason }
+      : { type: 'Scheduled', status: 'False', reason: input.reason, message: input.message },
+    now,
+  );
   const out: RspStatus = {
     ...prev,
     observedGeneration: rsp.metadata.generation ?? 0,
-    conditions: [condition],
+    conditions,
   };
   if (input.ready) {
     const replicas = sortedRecord(input.result);
@@ -59,7 +54,7 @@ export function buildRspStatus(
     if (Object.keys(overflow).length > 0) out.overflow = overflow;
     else delete out.overflow;
     out.totalScheduled = Object.values(replicas).reduce((a, b) => a + b, 0);
-    out.scheduledAt = planChanged || !prev.scheduledAt ? stamp(now) : prev.scheduledAt;
+    out.scheduledAt = planChanged || !prev.scheduledAt ? conditionTimestamp(now) : prev.scheduledAt;
   }
   return out;
 }
