@@ -2,6 +2,7 @@ import { isClusterReady, type KubeFedCluster, KubeFedClusterType } from '../api/
 import { CoreTypes, type KubeClient, type KubeClientOptions, type KubeObject } from '../kube/client/index.ts';
 import { Informer } from '../runtime/informer/index.ts';
 import { type Logger, silentLogger } from '../runtime/logger.ts';
+import { clusterClientConnectionDuration } from '../runtime/metrics.ts';
 import { ClusterClients } from './cluster-clients.ts';
 import type { ClusterSecret } from './cluster-config.ts';
 
@@ -139,7 +140,12 @@ export class ClusterRegistry {
     const cluster = this.get(name);
     if (!cluster) throw new Error(`cluster "${name}" is not registered`);
     const secret = this.#secrets.store.get(`${this.#namespace}/${cluster.spec?.secretRef?.name ?? ''}`);
-    return this.#clients.clientFor(cluster, secret);
+    const before = this.#clients.get(name);
+    const started = performance.now();
+    const client = this.#clients.clientFor(cluster, secret);
+    // Only a (re)built client is a "connection"; the cached one is handed out for free.
+    if (client !== before) clusterClientConnectionDuration.observe((performance.now() - started) / 1000);
+    return client;
   }
 
   #fingerprint(c: ClusterObject): string {

@@ -14,6 +14,7 @@ import { buildClusterObject } from '../propagation/desired.ts';
 import { needsUpdate, objectVersion } from '../propagation/versions.ts';
 import { truncateMiddle } from '../runtime/events.ts';
 import { type Logger, silentLogger } from '../runtime/logger.ts';
+import { timedDispatch } from '../runtime/metrics.ts';
 import { MemberInformers } from './member-informers.ts';
 import {
   type DeletionOutcome,
@@ -276,7 +277,7 @@ export class PropagationEngine {
       return this.#fail(req, 'create', cluster, e, ClusterStatus.ClientRetrievalFailed);
     }
     try {
-      const created = await client.create(this.#type, desired);
+      const created = await timedDispatch('create', cluster, client.create(this.#type, desired));
       return { status: '', object: created, version: objectVersion(created), updated: true };
     } catch (e) {
       const namespaceTimeout =
@@ -323,7 +324,11 @@ export class PropagationEngine {
       `Updating ${this.target.kind} "${this.#describe(req)}" in cluster "${cluster}"`,
     );
     try {
-      const updated = await this.#client(cluster).update(this.#type, desired);
+      const updated = await timedDispatch(
+        'update',
+        cluster,
+        this.#client(cluster).update(this.#type, desired),
+      );
       return { status: '', object: updated, version: objectVersion(updated), updated: true };
     } catch (e) {
       return this.#fail(req, 'update', cluster, e, ClusterStatus.UpdateFailed);
@@ -369,10 +374,14 @@ export class PropagationEngine {
       `Deleting ${this.target.kind} "${this.#describe(req)}" in cluster "${cluster}"`,
     );
     try {
-      await this.#client(cluster).delete(this.#type, obj.metadata.name ?? '', {
-        namespace: obj.metadata.namespace,
-        ...options,
-      });
+      await timedDispatch(
+        'delete',
+        cluster,
+        this.#client(cluster).delete(this.#type, obj.metadata.name ?? '', {
+          namespace: obj.metadata.namespace,
+          ...options,
+        }),
+      );
       return { status: ClusterStatus.WaitingForRemoval };
     } catch (e) {
       if (isNotFound(e)) return { status: ClusterStatus.WaitingForRemoval };

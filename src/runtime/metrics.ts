@@ -60,6 +60,42 @@ export const clusterHealthStatusDuration = new Histogram({
   buckets: DURATION_BUCKETS,
   registers: [registry],
 });
+export const clusterClientConnectionDuration = new Histogram({
+  name: 'cluster_client_connection_duration_seconds',
+  help: 'Time to build a member client from its KubeFedCluster and token Secret.',
+  buckets: DURATION_BUCKETS,
+  registers: [registry],
+});
+/**
+ * KubeFed's name, but not its meaning: KubeFed inc/dec'd it in the kubefedctl process, where the controller
+ * never saw it move. Here it is the number of KubeFedClusters the controller manager knows (leader only).
+ */
+export const joinedClusterTotal = new Gauge({
+  name: 'joined_cluster_total',
+  help: 'KubeFedClusters registered in the KubeFed namespace, as seen by the leading controller manager.',
+  registers: [registry],
+});
+/** KubeFed's `action` label, plus `cluster` so that one slow member stands out. */
+export const dispatchOperationDuration = new Histogram({
+  name: 'dispatch_operation_duration_seconds',
+  help: 'Latency of one write (create, update, delete) to a member cluster.',
+  labelNames: ['action', 'cluster'] as const,
+  buckets: DURATION_BUCKETS,
+  registers: [registry],
+});
+
+export type DispatchAction = 'create' | 'update' | 'delete';
+
+/** Times one member write; failed writes are timed too (a member that times out is the one to see). */
+export async function timedDispatch<T>(action: DispatchAction, cluster: string, op: Promise<T>): Promise<T> {
+  const end = dispatchOperationDuration.startTimer({ action, cluster });
+  try {
+    return await op;
+  } finally {
+    end();
+  }
+}
+
 export const reconcileTotal = new Counter({
   name: 'controller_runtime_reconcile_total',
   help: 'Reconciles by controller and result.',
@@ -80,6 +116,19 @@ export const reconcileTime = new Histogram({
     0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7, 0.8, 0.9, 1, 1.25,
     1.5, 1.75, 2, 2.5, 3, 3.5, 4, 4.5, 5, 6, 7, 8, 9, 10, 15, 20, 25, 30, 40, 50, 60,
   ],
+  registers: [registry],
+});
+
+export const maxConcurrentReconciles = new Gauge({
+  name: 'controller_runtime_max_concurrent_reconciles',
+  help: 'Maximum number of concurrent reconciles per controller.',
+  labelNames: ['controller'] as const,
+  registers: [registry],
+});
+export const activeWorkers = new Gauge({
+  name: 'controller_runtime_active_workers',
+  help: 'Number of currently used workers per controller.',
+  labelNames: ['controller'] as const,
   registers: [registry],
 });
 
@@ -124,6 +173,9 @@ export const prometheusWorkQueueMetrics: WorkQueueMetrics = {
   onLatency: (name, seconds) => workqueueQueueDuration.observe({ name }, seconds),
   onWorkDuration: (name, seconds) => workqueueWorkDuration.observe({ name }, seconds),
   onRetry: (name) => workqueueRetries.inc({ name }),
+  // Queues are named after their controller, so the queue name is controller-runtime's `controller` label.
+  onWorkers: (name, max) => maxConcurrentReconciles.set({ controller: name }, max),
+  onActiveWorkers: (name, active) => activeWorkers.set({ controller: name }, active),
 };
 
 /**

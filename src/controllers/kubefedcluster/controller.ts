@@ -22,7 +22,11 @@ import type { EventRecorder } from '../../runtime/events.ts';
 import { Informer } from '../../runtime/informer/index.ts';
 import { type Logger, silentLogger } from '../../runtime/logger.ts';
 import type { Runnable } from '../../runtime/manager.ts';
-import { clusterHealthStatusDuration, kubefedClusterTotal } from '../../runtime/metrics.ts';
+import {
+  clusterHealthStatusDuration,
+  joinedClusterTotal,
+  kubefedClusterTotal,
+} from '../../runtime/metrics.ts';
 import { dropUndefined } from '../../util/drop-undefined.ts';
 import {
   applyThresholds,
@@ -120,6 +124,7 @@ export class ClusterHealthController implements Runnable {
   /** One round: every cluster probed concurrently; a probe still running from the last round is skipped. */
   async probeAll(): Promise<void> {
     const clusters = this.#clusters?.store.list() ?? [];
+    joinedClusterTotal.set(clusters.length);
     await Promise.allSettled(
       clusters.map(async (cluster) => {
         const name = cluster.metadata.name ?? '';

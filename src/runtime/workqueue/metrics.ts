@@ -13,6 +13,10 @@ export interface WorkQueueMetrics {
   onWorkDuration(name: string, seconds: number): void;
   /** A delayed or rate-limited re-add was requested (client-go counts every AddAfter). */
   onRetry(name: string): void;
+  /** runWorkers started `max` workers on this queue (0 once they have all stopped). */
+  onWorkers?(name: string, max: number): void;
+  /** Workers currently reconciling a key. */
+  onActiveWorkers?(name: string, active: number): void;
 }
 
 export const noopWorkQueueMetrics: WorkQueueMetrics = {

@@ -49,10 +49,21 @@ export async function runWorkers(
     }
   };
 
+  // controller-runtime's max_concurrent_reconciles / active_workers, reported through the queue's hooks.
+  const metrics = queue.metrics;
+  let active = 0;
+  const setActive = (delta: number): void => {
+    active += delta;
+    metrics.onActiveWorkers?.(queue.name, active);
+  };
+  metrics.onWorkers?.(queue.name, concurrency);
+  setActive(0);
+
   const worker = async (): Promise<void> => {
     for (;;) {
       const key = await queue.get();
       if (key === undefined) return;
+      setActive(1);
       try {
         let result: ReconcileResult;
         try {
@@ -62,12 +73,17 @@ export async function runWorkers(
         }
         handle(queue, key, result, logError);
       } finally {
+        setActive(-1);
         queue.done(key);
       }
     }
   };
 
-  await Promise.all(Array.from({ length: concurrency }, worker));
+  try {
+    await Promise.all(Array.from({ length: concurrency }, worker));
+  } finally {
+    metrics.onWorkers?.(queue.name, 0);
+  }
 }
 
 function handle(

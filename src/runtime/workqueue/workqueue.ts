@@ -52,6 +52,11 @@ export class WorkQueue {
     this.#metrics = opts.metrics ?? noopWorkQueueMetrics;
   }
 
+  /** The hooks this queue reports to (runWorkers adds its worker counts to them). */
+  get metrics(): WorkQueueMetrics {
+    return this.#metrics;
+  }
+
   /** Marks `key` as needing work. No-op if it is already pending or the queue is shut down. */
   add(key: string): void {
     if (this.#shuttingDown || this.#dirty.has(key)) return;

@@ -1,0 +1,190 @@
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import {
+  API_VERSION,
+  KUBEFED_CONFIG_KIND,
+  KubeFedClusterType,
+  KubeFedConfigType,
+} from '../../src/api/core/v1beta1/index.ts';
+import { defaultKubeFedConfigSpec } from '../../src/config/index.ts';
+import { installControlPlane } from '../../src/install/control-plane.ts';
+import { CoreTypes, type KubeClient, type KubeObject } from '../../src/kube/client/index.ts';
+import {
+  type ControllerManagerProcess,
+  startKubefedControllerManager,
+} from '../../src/testing/controller-manager-process.ts';
+import { type Federation, startFederation } from '../../src/testing/federation.ts';
+import {
+  eventually,
+  FED_GROUP,
+  FED_VERSION,
+  type FedObject,
+  getOrUndefined,
+  propagation,
+  T,
+} from './federation-helpers.ts';
+import { type ClusterObject, FAST_CONFIG, kubefedctl } from './helpers.ts';
+import { scrape, value } from './prometheus.ts';
+
+/** The control plane's namespace (KubeFed namespace) and a namespace it must leave alone. */
+const A = 'team-a';
+const B = 'team-b';
+
+function fcm(name: string, namespace: string): KubeObject {
+  return {
+    apiVersion: `${FED_GROUP}/${FED_VERSION}`,
+    kind: 'FederatedConfigMap',
+    metadata: { name, namespace },
+    spec: { template: { data: { from: namespace } }, placement: { clusterSelector: {} } },
+  };
+}
+
+describe('a namespaced control plane (KubeFedConfig scope Namespaced)', () => {
+  let fed: Federation;
+  let host: KubeClient;
+  let member: KubeClient;
+  let cm: ControllerManagerProcess | undefined;
+  /** resourceVersions of everything created in namespace B, which nothing may write to. */
+  const untouched = new Map<string, { type: typeof T.fcm; name: string; rv: string }>();
+
+  before(async () => {
+    fed = await startFederation({ members: ['cluster1'] });
+    host = fed.host.client();
+    member = fed.cluster('cluster1').client();
+    await installControlPlane(host, A, { defaultTypes: true });
+    await host.create(KubeFedConfigType, {
+      apiVersion: API_VERSION,
+      kind: KUBEFED_CONFIG_KIND,
+      metadata: { name: 'kubefed', namespace: A },
+      spec: defaultKubeFedConfigSpec({ ...FAST_CONFIG, scope: 'Namespaced' }, 'Namespaced'),
+    });
+    cm = await startKubefedControllerManager({
+      kubeconfig: fed.kubeconfigPath,
+      context: 'host',
+      namespace: A,
+      logFile: join(fed.dir, 'kubefed-controller-manager.log'),
+    });
+    const r = await kubefedctl([
+      'join',
+      'cluster1',
+      '--kubeconfig',
+      fed.kubeconfigPath,
+      '--host-cluster-context',
+      'host',
+      '--kubefed-namespace',
+      A,
+    ]);
+    assert.equal(r.code, 0, r.stderr);
+    await waitForClusterIn(host, A, 'cluster1');
+    // The same namespace exists in the member, so a propagation there would succeed if it were attempted.
+    for (const c of [host, member]) {
+      await c.create(CoreTypes.namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: B } });
+    }
+  });
+  after(async () => {
+    await cm?.process.stop();
+    await fed?.stop();
+  });
+
+  test('federated objects in the control-plane namespace propagate; the same objects elsewhere are ignored', async () => {
+    // In B: a twin of an object in A, an object only in B, and a KubeFedCluster (with its Secret)
+    // registering the same member under another name.
+    for (const name of ['shared', 'only-b']) {
+      const o = await host.create(T.fcm, fcm(name, B));
+      untouched.set(`fcm/${name}`, { type: T.fcm, name, rv: o.metadata.resourceVersion ?? '' });
+    }
+    const joined = await host.get<ClusterObject>(KubeFedClusterType, 'cluster1', A);
+    const secretName = joined.spec?.secretRef?.name ?? '';
+    const secret = await host.get<KubeObject & { data?: Record<string, string> }>(
+      CoreTypes.secrets,
+      secretName,
+      A,
+    );
+    await host.create(CoreTypes.secrets, {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'rogue-secret', namespace: B },
+      data: secret.data,
+    });
+    const rogue = await host.create<ClusterObject>(KubeFedClusterType, {
+      apiVersion: API_VERSION,
+      kind: 'KubeFedCluster',
+      metadata: { name: 'rogue', namespace: B },
+      spec: { ...joined.spec, secretRef: { name: 'rogue-secret' } },
+    } as ClusterObject);
+    untouched.set('kfc/rogue', {
+      type: KubeFedClusterType as typeof T.fcm,
+      name: 'rogue',
+      rv: rogue.metadata.resourceVersion ?? '',
+    });
+
+    await host.create(T.fcm, fcm('shared', A));
+    const propagated = await eventually(
+      'shared in A propagated',
+      () => host.get<FedObject>(T.fcm, 'shared', A),
+      (o) => propagation(o)?.status === 'True' && (o.status?.clusters?.length ?? 0) > 0,
+      60_000,
+    );
+    // Placement "every cluster" means the clusters registered in A: the one in B is not one of them.
+    assert.deepEqual(
+      propagated.status?.clusters?.map((c) => c.name),
+      ['cluster1'],
+    );
+    const copy = await getOrUndefined<KubeObject & { data?: Record<string, string> }>(
+      member,
+      T.configmaps,
+      'shared',
+      A,
+    );
+    assert.equal(copy?.data?.from, A);
+
+    // Give the controllers time to (wrongly) act on B: several health periods and reconciles.
+    await new Promise((r) => setTimeout(r, 6000));
+    for (const [what, u] of untouched) {
+      const now = await host.get<FedObject>(u.type, u.name, B);
+      assert.equal(now.metadata.resourceVersion, u.rv, `${what} in ${B} was written to`);
+      assert.equal(now.status, undefined, `${what} in ${B} got a status`);
+      assert.deepEqual(now.metadata.finalizers ?? [], [], `${what} in ${B} got a finalizer`);
+    }
+    for (const name of ['shared', 'only-b']) {
+      assert.equal(await getOrUndefined(member, T.configmaps, name, B), undefined, `${name} reached ${B}`);
+    }
+    const events = await host.list<KubeObject & { reason?: string }>(CoreTypes.events, { namespace: B });
+    assert.deepEqual(
+      events.items.map((e) => e.reason),
+      [],
+      'no events on objects in B',
+    );
+
+    // The rogue registration is not probed either: no health series for it.
+    assert.ok(cm);
+    const s = await scrape(cm.metricsUrl);
+    assert.equal(value(s, 'kubefedcluster_total', { cluster: 'rogue' }), undefined);
+    assert.equal(value(s, 'kubefedcluster_total', { state: 'ready', cluster: 'cluster1' }), 1);
+    assert.equal(value(s, 'joined_cluster_total'), 1);
+  });
+
+  test('cluster-scoped types are not propagated by a namespaced control plane', async () => {
+    const ftc = await host.get<KubeObject & { status?: { propagationController?: string } }>(
+      { group: 'core.kubefed.io', version: 'v1beta1', plural: 'federatedtypeconfigs', namespaced: true },
+      'clusterroles.rbac.authorization.k8s.io',
+      A,
+    );
+    assert.notEqual(ftc.status?.propagationController, 'Running');
+    const configmaps = await host.get<KubeObject & { status?: { propagationController?: string } }>(
+      { group: 'core.kubefed.io', version: 'v1beta1', plural: 'federatedtypeconfigs', namespaced: true },
+      'configmaps',
+      A,
+    );
+    assert.equal(configmaps.status?.propagationController, 'Running');
+  });
+});
+
+async function waitForClusterIn(host: KubeClient, namespace: string, name: string): Promise<void> {
+  await eventually(
+    `KubeFedCluster ${namespace}/${name} Ready`,
+    () => host.get<ClusterObject>(KubeFedClusterType, name, namespace),
+    (c) => Boolean(c.status?.conditions?.some((x) => x.type === 'Ready' && x.status === 'True')),
+  );
+}
