@@ -9,7 +9,7 @@ import {
   type ResourceType,
   TransportError,
 } from '../kube/client/index.ts';
-import { ClusterStatus, MANAGED_LABEL } from '../propagation/constants.ts';
+import { ClusterStatus, inClusterFailureReason, MANAGED_LABEL } from '../propagation/constants.ts';
 import { buildClusterObject } from '../propagation/desired.ts';
 import { needsUpdate, objectVersion } from '../propagation/versions.ts';
 import { truncateMiddle } from '../runtime/events.ts';
@@ -252,7 +252,7 @@ export class PropagationEngine {
   #fail(req: PropagationRequest, op: string, cluster: string, e: unknown, status: string): OpResult {
     if (e instanceof TransportError) this.#opts.registry.markUnresponsive(cluster);
     const msg = `Failed to ${op} ${this.target.kind} "${this.#describe(req)}" in cluster "${cluster}": ${errorMessage(e)}`;
-    req.event('Warning', `${op[0]?.toUpperCase()}${op.slice(1)}InClusterFailed`, msg);
+    req.event('Warning', inClusterFailureReason(op), msg);
     this.#log.info({ cluster, object: this.#describe(req), err: errorMessage(e) }, `${op} failed`);
     return { status, message: truncateMiddle(errorMessage(e), 1024) };
   }

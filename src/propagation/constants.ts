@@ -69,3 +69,11 @@ const RECOVERABLE: ReadonlySet<string> = new Set<ClusterStatus>([
 export function isRecoverable(status: string): boolean {
   return RECOVERABLE.has(status);
 }
+
+/**
+ * The event reason for a failed member operation, as KubeFed names them: `create` → CreateInClusterFailed,
+ * `remove managed label from` → RemoveManagedLabelFromInClusterFailed.
+ */
+export function inClusterFailureReason(op: string): string {
+  return `${op.replace(/(?:^|\s+)(\w)/g, (_, c: string) => c.toUpperCase())}InClusterFailed`;
+}

@@ -4,6 +4,7 @@ import {
   AggregateReason,
   ClusterStatus,
   DELETE_OPTION_ANNOTATION,
+  inClusterFailureReason,
   isRecoverable,
   MANAGED_LABEL,
   ORPHAN_ANNOTATION,
@@ -41,5 +42,16 @@ describe('constants', () => {
     ]);
     assert.equal(isRecoverable(''), false);
     assert.equal(isRecoverable('Whatever'), false);
+  });
+});
+
+describe('inClusterFailureReason', () => {
+  test('names failed member operations as KubeFed does', () => {
+    assert.equal(inClusterFailureReason('create'), 'CreateInClusterFailed');
+    assert.equal(inClusterFailureReason('retrieve'), 'RetrieveInClusterFailed');
+    assert.equal(
+      inClusterFailureReason('remove managed label from'),
+      'RemoveManagedLabelFromInClusterFailed',
+    );
   });
 });
