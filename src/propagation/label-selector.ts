@@ -48,7 +48,8 @@ function regexError(msg: string, fmt: string, ...examples: string[]): string {
 
 const maxLenError = (n: number): string => `must be no more than ${n} characters`;
 
-function dns1123SubdomainErrors(value: string): string[] {
+/** validation.IsDNS1123Subdomain. */
+export function dns1123SubdomainErrors(value: string): string[] {
   const errs: string[] = [];
   if (byteLength(value) > DNS1123_SUBDOMAIN_MAX) errs.push(maxLenError(DNS1123_SUBDOMAIN_MAX));
   if (!DNS1123_SUBDOMAIN_RE.test(value))

@@ -1,0 +1,289 @@
+// AdmissionReview in, AdmissionReview out: the wire protocol of the webhooks as pure functions, with
+// KubeFed's handler semantics (pkg/controller/webhook): only CREATE and UPDATE of the handler's own
+// group/resource are examined, an undecodable request is denied with 400 BadRequest, a validation
+// failure with 403 Forbidden and the aggregated field errors as message.
+
+import { GROUP as CORE_GROUP } from '../api/core/v1beta1/group.ts';
+import { type FieldError, formatFieldErrors } from '../api/field-errors.ts';
+import { GROUP as DNS_GROUP } from '../api/multiclusterdns/v1alpha1/group.ts';
+import { GROUP as SCHEDULING_GROUP } from '../api/scheduling/v1alpha1/group.ts';
+import { isPlainObject, type JsonObject, jsonEqual } from '../propagation/json.ts';
+import {
+  type JsonPatchOperation,
+  kubeFedConfigDefaultingPatch,
+  validateKubeFedConfigObject,
+} from './kubefedconfig.ts';
+import { validateFederatedObject } from './validation/federated-object.ts';
+import { validateFederatedTypeConfig } from './validation/federatedtypeconfig.ts';
+import { validateKubeFedCluster } from './validation/kubefedcluster.ts';
+
+/** The URL paths the server answers; the first four are KubeFed's. */
+export const WebhookPath = {
+  ValidateFederatedTypeConfigs: '/validate-federatedtypeconfigs',
+  ValidateKubeFedCluster: '/validate-kubefedcluster',
+  ValidateKubeFedConfig: '/validate-kubefedconfig',
+  DefaultKubeFedConfig: '/default-kubefedconfig',
+  ValidateFederated: '/validate-federated',
+} as const;
+export type WebhookPath = (typeof WebhookPath)[keyof typeof WebhookPath];
+
+/** AdmissionReview versions understood; the answer uses the request's. */
+export const ADMISSION_REVIEW_API_VERSIONS = ['admission.k8s.io/v1', 'admission.k8s.io/v1beta1'] as const;
+
+export interface GroupVersionResource {
+  group: string;
+  version: string;
+  resource: string;
+}
+
+/** The fields of an AdmissionRequest the handlers use, after decoding. */
+export interface AdmissionRequest {
+  uid: string;
+  kind?: { group?: string; version?: string; kind?: string };
+  resource: GroupVersionResource;
+  subResource: string;
+  name: string;
+  namespace: string;
+  operation: string;
+  object?: unknown;
+  oldObject?: unknown;
+}
+
+/** metav1.Status as the webhook returns it in `response.status`. */
+export interface ResponseStatus {
+  metadata: Record<string, never>;
+  status: 'Failure';
+  code: number;
+  reason: string;
+  message: string;
+}
+
+export interface AdmissionResponse {
+  uid: string;
+  allowed: boolean;
+  status?: ResponseStatus;
+  patchType?: 'JSONPatch';
+  /** Base64 of the JSON patch. */
+  patch?: string;
+  warnings?: string[];
+}
+
+export interface AdmissionReviewResponse {
+  apiVersion: string;
+  kind: 'AdmissionReview';
+  response: AdmissionResponse;
+}
+
+export type Decision =
+  | { allowed: true; patch?: JsonPatchOperation[]; warnings?: string[] }
+  | { allowed: false; code: number; reason: string; message: string; warnings?: string[] };
+
+export type AdmissionHandler = (req: AdmissionRequest) => Decision;
+
+const ALLOW: Decision = { allowed: true };
+
+export const badRequest = (message: string): Decision => ({
+  allowed: false,
+  code: 400,
+  reason: 'BadRequest',
+  message,
+});
+
+/** KubeFed's webhook.Validate: 403 Forbidden with `field.ErrorList.ToAggregate()` as message. */
+export function decide(errors: readonly FieldError[], warnings: string[] = []): Decision {
+  const w = warnings.length > 0 ? { warnings } : {};
+  if (errors.length === 0) return { allowed: true, ...w };
+  return { allowed: false, code: 403, reason: 'Forbidden', message: formatFieldErrors(errors), ...w };
+}
+
+const isCreateOrUpdate = (req: AdmissionRequest): boolean =>
+  req.operation === 'CREATE' || req.operation === 'UPDATE';
+
+/** KubeFed's webhook.Allowed: let through anything but CREATE/UPDATE of this core.kubefed.io resource. */
+function examined(req: AdmissionRequest, plural: string): boolean {
+  return isCreateOrUpdate(req) && req.resource.group === CORE_GROUP && req.resource.resource === plural;
+}
+
+/** The request's object, if it is a JSON object at all (KubeFed: otherwise it does not unmarshal). */
+function objectOf(req: AdmissionRequest, field: 'object' | 'oldObject'): JsonObject | undefined {
+  const obj = req[field];
+  return isPlainObject(obj) ? obj : undefined;
+}
+
+const notAnObject = (req: AdmissionRequest, field: 'object' | 'oldObject'): Decision =>
+  badRequest(`${field}: expected a JSON object, got ${describe(req[field])}`);
+
+/**
+ * An UPDATE of the object (not a subresource) that leaves its spec as it was: a change of metadata only,
+ * such as a controller adding or removing its finalizer. Such updates are let through, so that an object
+ * stored before the webhook was installed (or before a rule was added) can still be finalized and deleted.
+ */
+function specUnchanged(req: AdmissionRequest, obj: JsonObject): boolean {
+  if (req.operation !== 'UPDATE' || req.subResource !== '' || !isPlainObject(req.oldObject)) return false;
+  return jsonEqual(obj['spec'] ?? null, req.oldObject['spec'] ?? null);
+}
+
+function describe(v: unknown): string {
+  if (v === undefined) return 'nothing';
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'a list';
+  return `a ${typeof v}`;
+}
+
+/** API groups of KubeFed itself: their kinds named Federated* (FederatedTypeConfig...) are not Federated<Kind>s. */
+const KUBEFED_API_GROUPS: ReadonlySet<string> = new Set([CORE_GROUP, SCHEDULING_GROUP, DNS_GROUP]);
+
+export const handlers: Readonly<Record<WebhookPath, AdmissionHandler>> = {
+  [WebhookPath.ValidateFederatedTypeConfigs]: (req) => {
+    if (!examined(req, 'federatedtypeconfigs')) return ALLOW;
+    const obj = objectOf(req, 'object');
+    if (!obj) return notAnObject(req, 'object');
+    if (specUnchanged(req, obj)) return ALLOW;
+    return decide(validateFederatedTypeConfig(obj, { statusSubresource: req.subResource !== '' }));
+  },
+  [WebhookPath.ValidateKubeFedCluster]: (req) => {
+    if (!examined(req, 'kubefedclusters')) return ALLOW;
+    const obj = objectOf(req, 'object');
+    if (!obj) return notAnObject(req, 'object');
+    if (specUnchanged(req, obj)) return ALLOW;
+    return decide(validateKubeFedCluster(obj, { statusSubresource: req.subResource !== '' }));
+  },
+  [WebhookPath.ValidateKubeFedConfig]: (req) => {
+    if (!examined(req, 'kubefedconfigs')) return ALLOW;
+    const obj = objectOf(req, 'object');
+    if (!obj) return notAnObject(req, 'object');
+    if (req.operation !== 'UPDATE') return decide(validateKubeFedConfigObject(obj));
+    const old = objectOf(req, 'oldObject');
+    if (!old) return notAnObject(req, 'oldObject');
+    if (specUnchanged(req, obj)) return ALLOW;
+    return decide(validateKubeFedConfigObject(obj, old));
+  },
+  [WebhookPath.DefaultKubeFedConfig]: (req) => {
+    // Defaults are filled on CREATE only: an update keeps what the user wrote.
+    if (req.operation !== 'CREATE' || !examined(req, 'kubefedconfigs')) return ALLOW;
+    const obj = objectOf(req, 'object');
+    if (!obj) return notAnObject(req, 'object');
+    const patch = kubeFedConfigDefaultingPatch(obj);
+    return patch.length > 0 ? { allowed: true, patch } : ALLOW;
+  },
+  [WebhookPath.ValidateFederated]: (req) => {
+    const { group, resource } = req.resource;
+    const federated = !KUBEFED_API_GROUPS.has(group) && resource.startsWith('federated');
+    if (!isCreateOrUpdate(req) || !federated || req.subResource !== '') return ALLOW;
+    const obj = objectOf(req, 'object');
+    if (!obj) return notAnObject(req, 'object');
+    if (specUnchanged(req, obj)) return ALLOW;
+    const { errors, warnings } = validateFederatedObject(obj, {
+      federatedNamespace: resource === 'federatednamespaces',
+      namespace: req.namespace,
+    });
+    return decide(errors, warnings);
+  },
+};
+
+export function isWebhookPath(path: string): path is WebhookPath {
+  return Object.hasOwn(handlers, path);
+}
+
+export interface AdmissionResult {
+  review: AdmissionReviewResponse;
+  decision: Decision;
+  /** The decoded request, when the body was an AdmissionReview at all. */
+  request?: AdmissionRequest;
+}
+
+const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+
+/** Decodes the envelope; a string is the reason it cannot be used. */
+export function decodeAdmissionReview(
+  body: string,
+): { apiVersion: string; request: AdmissionRequest } | string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch (e) {
+    return `couldn't decode AdmissionReview: ${(e as Error).message}`;
+  }
+  if (!isPlainObject(parsed))
+    return `couldn't decode AdmissionReview: expected a JSON object, got ${describe(parsed)}`;
+  const apiVersion = parsed['apiVersion'];
+  if (!(ADMISSION_REVIEW_API_VERSIONS as readonly unknown[]).includes(apiVersion)) {
+    return `unsupported AdmissionReview apiVersion ${JSON.stringify(apiVersion ?? '')}: want ${ADMISSION_REVIEW_API_VERSIONS.join(' or ')}`;
+  }
+  if (parsed['kind'] !== 'AdmissionReview') {
+    return `unexpected kind ${JSON.stringify(parsed['kind'] ?? '')}: want AdmissionReview`;
+  }
+  const r = parsed['request'];
+  if (!isPlainObject(r)) return 'AdmissionReview has no request';
+  if (typeof r['uid'] !== 'string' || r['uid'] === '') return 'request.uid: expected a non-empty string';
+  if (typeof r['operation'] !== 'string') return 'request.operation: expected a string';
+  const res = r['resource'];
+  if (!isPlainObject(res) || typeof res['resource'] !== 'string') {
+    return 'request.resource: expected {group, version, resource}';
+  }
+  const kind = isPlainObject(r['kind']) ? r['kind'] : undefined;
+  const request: AdmissionRequest = {
+    uid: r['uid'],
+    resource: { group: str(res['group']), version: str(res['version']), resource: res['resource'] },
+    subResource: str(r['subResource']),
+    name: str(r['name']),
+    namespace: str(r['namespace']),
+    operation: r['operation'],
+    object: r['object'],
+    oldObject: r['oldObject'],
+  };
+  if (kind)
+    request.kind = { group: str(kind['group']), version: str(kind['version']), kind: str(kind['kind']) };
+  return { apiVersion: apiVersion as string, request };
+}
+
+/** The response part of a review for one decision. */
+export function toResponse(uid: string, d: Decision): AdmissionResponse {
+  const response: AdmissionResponse = { uid, allowed: d.allowed };
+  if (d.allowed && d.patch && d.patch.length > 0) {
+    response.patchType = 'JSONPatch';
+    response.patch = Buffer.from(JSON.stringify(d.patch)).toString('base64');
+  }
+  if (!d.allowed) {
+    response.status = { metadata: {}, status: 'Failure', code: d.code, reason: d.reason, message: d.message };
+  }
+  if (d.warnings && d.warnings.length > 0) response.warnings = d.warnings;
+  return response;
+}
+
+/**
+ * Answers one AdmissionReview body sent to `path` (one of WebhookPath). Never throws: a body that is
+ * not a usable AdmissionReview is answered with a 400 denial, as controller-runtime does.
+ */
+export function admit(path: WebhookPath, body: string): AdmissionResult {
+  const decoded = decodeAdmissionReview(body);
+  if (typeof decoded === 'string') {
+    const decision = badRequest(decoded);
+    return {
+      review: {
+        apiVersion: ADMISSION_REVIEW_API_VERSIONS[0],
+        kind: 'AdmissionReview',
+        response: toResponse('', decision),
+      },
+      decision,
+    };
+  }
+  const { apiVersion, request } = decoded;
+  let decision: Decision;
+  try {
+    decision = handlers[path](request);
+  } catch (e) {
+    // A bug must deny one request, not take the server (and with failurePolicy Fail, all writes) down.
+    decision = {
+      allowed: false,
+      code: 500,
+      reason: 'InternalError',
+      message: `internal error: ${(e as Error).message}`,
+    };
+  }
+  return {
+    review: { apiVersion, kind: 'AdmissionReview', response: toResponse(request.uid, decision) },
+    decision,
+    request,
+  };
+}

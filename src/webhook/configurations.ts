@@ -1,0 +1,151 @@
+// The ValidatingWebhookConfiguration and MutatingWebhookConfiguration that register the webhooks with
+// an apiserver, as KubeFed's Helm chart writes them (charts/.../templates/webhook.yaml), plus the
+// kubefed-ts webhook for Federated<Kind> objects.
+
+import { GROUP as CORE_GROUP, VERSION as CORE_VERSION } from '../api/core/v1beta1/group.ts';
+import { FEDERATED_GROUP } from '../federation-types/group.ts';
+import type { LabelSelector } from '../propagation/label-selector.ts';
+import { WebhookPath } from './admission.ts';
+
+export const VALIDATING_CONFIGURATION_NAME = 'validations.core.kubefed.io';
+export const MUTATING_CONFIGURATION_NAME = 'mutation.core.kubefed.io';
+
+/** Webhook names, as the apiserver prints them: `admission webhook "<name>" denied the request: ...`. */
+export const WebhookName = {
+  FederatedTypeConfigs: 'federatedtypeconfigs.core.kubefed.io',
+  KubeFedClusters: 'kubefedclusters.core.kubefed.io',
+  KubeFedConfigs: 'kubefedconfigs.core.kubefed.io',
+  Federated: 'federated.types.kubefed.io',
+} as const;
+
+/** The Service of the Helm chart: `kubefed-admission-webhook`, port 443 → 8443. */
+export const WEBHOOK_SERVICE_NAME = 'kubefed-admission-webhook';
+
+export interface WebhookConfigurationOptions {
+  /** Base64 of the PEM CA that signed the serving certificate. */
+  caBundle: string;
+  /** Reach the webhook through a Service (in-cluster). */
+  service?: { namespace: string; name: string; port?: number };
+  /**
+   * Or through a URL: the base `https://host:port`, each webhook's path is appended
+   * (`https://127.0.0.1:8443/validate-kubefedcluster`). Used when the webhook runs outside the cluster.
+   */
+  url?: string;
+  /** Helm's Namespaced scope: only objects in namespaces matching this selector are sent. */
+  namespaceSelector?: LabelSelector;
+  /** Appended to the configuration names after a `-` (Helm's Namespaced scope uses the release namespace). */
+  nameSuffix?: string;
+  /** The group of the Federated<Kind> CRDs; `types.kubefed.io` unless `enable --federated-group` said otherwise. */
+  federatedGroup?: string;
+}
+
+interface Rule {
+  operations: string[];
+  apiGroups: string[];
+  apiVersions: string[];
+  resources: string[];
+  scope?: string;
+}
+
+export interface Webhook {
+  name: string;
+  admissionReviewVersions: string[];
+  clientConfig: {
+    caBundle: string;
+    url?: string;
+    service?: { namespace: string; name: string; path: string; port?: number };
+  };
+  rules: Rule[];
+  failurePolicy: 'Fail';
+  sideEffects: 'None';
+  namespaceSelector?: LabelSelector;
+}
+
+export interface WebhookConfiguration {
+  apiVersion: 'admissionregistration.k8s.io/v1';
+  kind: 'ValidatingWebhookConfiguration' | 'MutatingWebhookConfiguration';
+  metadata: { name: string };
+  webhooks: Webhook[];
+}
+
+export interface WebhookConfigurations {
+  validating: WebhookConfiguration;
+  mutating: WebhookConfiguration;
+}
+
+function suffixed(name: string, suffix: string | undefined): string {
+  if (!suffix) return name;
+  return suffix.startsWith('-') ? `${name}${suffix}` : `${name}-${suffix}`;
+}
+
+/** Both configurations, ready to be created; exactly one of `service` and `url` must be given. */
+export function webhookConfigurations(opts: WebhookConfigurationOptions): WebhookConfigurations {
+  if (Boolean(opts.service) === Boolean(opts.url)) {
+    throw new Error('webhook configurations need exactly one of service and url');
+  }
+  const clientConfig = (path: WebhookPath): Webhook['clientConfig'] => {
+    if (opts.url) return { url: `${opts.url.replace(/\/+$/, '')}${path}`, caBundle: opts.caBundle };
+    const s = opts.service!;
+    const service = { namespace: s.namespace, name: s.name, path, ...(s.port ? { port: s.port } : {}) };
+    return { service, caBundle: opts.caBundle };
+  };
+  const webhook = (name: string, path: WebhookPath, rules: Rule[]): Webhook => ({
+    admissionReviewVersions: ['v1'],
+    name,
+    clientConfig: clientConfig(path),
+    rules,
+    failurePolicy: 'Fail',
+    sideEffects: 'None',
+    ...(opts.namespaceSelector ? { namespaceSelector: structuredClone(opts.namespaceSelector) } : {}),
+  });
+  const core = (operations: string[], resources: string[]): Rule[] => [
+    { operations, apiGroups: [CORE_GROUP], apiVersions: [CORE_VERSION], resources },
+  ];
+  const createUpdate = ['CREATE', 'UPDATE'];
+  return {
+    validating: {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingWebhookConfiguration',
+      metadata: { name: suffixed(VALIDATING_CONFIGURATION_NAME, opts.nameSuffix) },
+      webhooks: [
+        webhook(
+          WebhookName.FederatedTypeConfigs,
+          WebhookPath.ValidateFederatedTypeConfigs,
+          core(createUpdate, ['federatedtypeconfigs', 'federatedtypeconfigs/status']),
+        ),
+        webhook(
+          WebhookName.KubeFedClusters,
+          WebhookPath.ValidateKubeFedCluster,
+          core(createUpdate, ['kubefedclusters', 'kubefedclusters/status']),
+        ),
+        webhook(
+          WebhookName.KubeFedConfigs,
+          WebhookPath.ValidateKubeFedConfig,
+          core(createUpdate, ['kubefedconfigs']),
+        ),
+        // `*` matches every resource of the group but no subresource: status writes are not sent.
+        webhook(WebhookName.Federated, WebhookPath.ValidateFederated, [
+          {
+            operations: createUpdate,
+            apiGroups: [opts.federatedGroup ?? FEDERATED_GROUP],
+            apiVersions: ['*'],
+            resources: ['*'],
+            scope: '*',
+          },
+        ]),
+      ],
+    },
+    mutating: {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'MutatingWebhookConfiguration',
+      metadata: { name: suffixed(MUTATING_CONFIGURATION_NAME, opts.nameSuffix) },
+      webhooks: [
+        webhook(
+          WebhookName.KubeFedConfigs,
+          WebhookPath.DefaultKubeFedConfig,
+          core(['CREATE'], ['kubefedconfigs']),
+        ),
+      ],
+    },
+  };
+}

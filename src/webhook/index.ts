@@ -1,0 +1,11 @@
+// Admission webhooks of kubefed-ts: KubeFed's four (FTC, KubeFedCluster, KubeFedConfig validation and
+// defaulting) and one for Federated<Kind> objects.
+
+export * from './admission.ts';
+export * from './certs.ts';
+export * from './configurations.ts';
+export * from './kubefedconfig.ts';
+export { WebhookServer, type WebhookServerOptions } from './server.ts';
+export * from './validation/federated-object.ts';
+export * from './validation/federatedtypeconfig.ts';
+export * from './validation/kubefedcluster.ts';

@@ -1,0 +1,106 @@
+// The kubefed-admission-webhook command: KubeFed's flags, plus --bind-address and
+// --generate-self-signed-certs for running it outside a cluster.
+
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { Command, Option } from '@commander-js/extra-typings';
+import { createLogger, type Logger } from '../runtime/logger.ts';
+import { signalsHandler } from '../runtime/manager.ts';
+import { WebhookPath } from './admission.ts';
+import { generateWebhookCertificates } from './certs.ts';
+import { TLS_CERT_FILE, TLS_KEY_FILE, WebhookServer } from './server.ts';
+
+export const COMPONENT = 'kubefed-admission-webhook';
+export const CA_CERT_FILE = 'ca.crt';
+
+interface Options {
+  securePort: number;
+  certDir: string;
+  bindAddress: string;
+  generateSelfSignedCerts: boolean;
+  kubeconfig?: string;
+  master?: string;
+  v: number;
+}
+
+function parsePort(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n > 65535) throw new Error(`--secure-port: not a port number: ${value}`);
+  return n;
+}
+
+function buildCommand() {
+  return new Command(COMPONENT)
+    .description(
+      'Admission webhooks of kubefed-ts: validation of KubeFed objects and KubeFedConfig defaults.',
+    )
+    .addOption(
+      new Option('--secure-port <port>', 'port the HTTPS webhook server listens on')
+        .default(8443)
+        .argParser(parsePort),
+    )
+    .option(
+      '--cert-dir <dir>',
+      'directory with the serving certificate, tls.crt and tls.key (a kubernetes.io/tls Secret); reloaded when the files change',
+      '/var/serving-cert',
+    )
+    .option('--bind-address <ip>', 'address to listen on (kubefed-ts extension)', '0.0.0.0')
+    .option(
+      '--generate-self-signed-certs',
+      'when tls.crt/tls.key are missing, generate a CA and a certificate for localhost and 127.0.0.1 into --cert-dir ' +
+        '(ca.crt is the caBundle to register; kubefed-ts extension, for local use)',
+      false,
+    )
+    .option('--kubeconfig <path>', 'accepted for compatibility with KubeFed; the webhooks need no API access')
+    .option('--master <url>', 'accepted for compatibility with KubeFed; the webhooks need no API access')
+    .addOption(new Option('-v, --v <level>', 'log verbosity (0 info, 1+ debug)').default(0).argParser(Number))
+    .version('kubefed-ts v0.1.0', '--version');
+}
+
+/** Writes a fresh CA and serving certificate unless both files are there already. */
+function ensureSelfSignedCertificates(certDir: string, log: Logger): void {
+  if (existsSync(join(certDir, TLS_CERT_FILE)) && existsSync(join(certDir, TLS_KEY_FILE))) return;
+  mkdirSync(certDir, { recursive: true });
+  const certs = generateWebhookCertificates({
+    dnsNames: ['localhost', hostname()],
+    ipAddresses: ['127.0.0.1', '::1'],
+  });
+  writeFileSync(join(certDir, CA_CERT_FILE), certs.caCert);
+  writeFileSync(join(certDir, TLS_KEY_FILE), certs.key, { mode: 0o600 });
+  writeFileSync(join(certDir, TLS_CERT_FILE), certs.cert);
+  log.info({ ca: join(certDir, CA_CERT_FILE) }, 'generated a self-signed serving certificate');
+}
+
+/** Serves the webhooks until SIGTERM/SIGINT; returns the process exit code. */
+export async function main(argv: string[]): Promise<number> {
+  const cmd = buildCommand();
+  cmd.parse(argv);
+  const o: Options = cmd.opts();
+  const log = createLogger({ name: COMPONENT, level: o.v > 0 ? 'debug' : undefined });
+  let server: WebhookServer;
+  try {
+    if (o.generateSelfSignedCerts) ensureSelfSignedCertificates(o.certDir, log);
+    server = await WebhookServer.start({
+      certDir: o.certDir,
+      host: o.bindAddress,
+      port: o.securePort,
+      logger: log,
+    });
+  } catch (e) {
+    const message = (e as Error).message;
+    log.fatal(message);
+    process.stderr.write(`Error: ${message}\n`);
+    return 1;
+  }
+  const { address, port } = server.address;
+  log.info(
+    { address, port, certDir: o.certDir, paths: Object.values(WebhookPath) },
+    'serving admission webhooks',
+  );
+  const signal = signalsHandler(log);
+  await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+  await server.close();
+  log.info('stopped');
+  return 0;
+}

@@ -1,0 +1,95 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { WebhookPath } from '../../../src/webhook/admission.ts';
+import { webhookConfigurations } from '../../../src/webhook/configurations.ts';
+
+describe('webhookConfigurations', () => {
+  test("KubeFed's names, paths, rules and policies, through the chart's Service", () => {
+    const { validating, mutating } = webhookConfigurations({
+      caBundle: 'Q0E=',
+      service: { namespace: 'kube-federation-system', name: 'kubefed-admission-webhook' },
+    });
+    assert.equal(validating.kind, 'ValidatingWebhookConfiguration');
+    assert.equal(validating.metadata.name, 'validations.core.kubefed.io');
+    assert.equal(mutating.kind, 'MutatingWebhookConfiguration');
+    assert.equal(mutating.metadata.name, 'mutation.core.kubefed.io');
+    assert.deepEqual(
+      validating.webhooks.map((w) => [w.name, w.clientConfig.service?.path, w.rules[0]?.resources]),
+      [
+        [
+          'federatedtypeconfigs.core.kubefed.io',
+          '/validate-federatedtypeconfigs',
+          ['federatedtypeconfigs', 'federatedtypeconfigs/status'],
+        ],
+        [
+          'kubefedclusters.core.kubefed.io',
+          '/validate-kubefedcluster',
+          ['kubefedclusters', 'kubefedclusters/status'],
+        ],
+        ['kubefedconfigs.core.kubefed.io', '/validate-kubefedconfig', ['kubefedconfigs']],
+        ['federated.types.kubefed.io', '/validate-federated', ['*']],
+      ],
+    );
+    assert.deepEqual(mutating.webhooks[0], {
+      admissionReviewVersions: ['v1'],
+      name: 'kubefedconfigs.core.kubefed.io',
+      clientConfig: {
+        service: {
+          namespace: 'kube-federation-system',
+          name: 'kubefed-admission-webhook',
+          path: '/default-kubefedconfig',
+        },
+        caBundle: 'Q0E=',
+      },
+      rules: [
+        {
+          operations: ['CREATE'],
+          apiGroups: ['core.kubefed.io'],
+          apiVersions: ['v1beta1'],
+          resources: ['kubefedconfigs'],
+        },
+      ],
+      failurePolicy: 'Fail',
+      sideEffects: 'None',
+    });
+    for (const w of validating.webhooks) {
+      assert.deepEqual(w.rules[0]?.operations, ['CREATE', 'UPDATE']);
+      assert.equal(w.failurePolicy, 'Fail');
+      assert.equal(w.sideEffects, 'None');
+      assert.equal(w.clientConfig.caBundle, 'Q0E=');
+    }
+    assert.deepEqual(validating.webhooks[3]?.rules[0]?.apiGroups, ['types.kubefed.io']);
+  });
+
+  test('by URL, with the Namespaced-scope suffix and selector', () => {
+    const { validating, mutating } = webhookConfigurations({
+      caBundle: 'Q0E=',
+      url: 'https://127.0.0.1:8443/',
+      nameSuffix: 'kube-federation-system',
+      namespaceSelector: { matchLabels: { name: 'kube-federation-system' } },
+      federatedGroup: 'federation.example.com',
+    });
+    assert.equal(validating.metadata.name, 'validations.core.kubefed.io-kube-federation-system');
+    assert.equal(mutating.metadata.name, 'mutation.core.kubefed.io-kube-federation-system');
+    assert.equal(
+      mutating.webhooks[0]?.clientConfig.url,
+      `https://127.0.0.1:8443${WebhookPath.DefaultKubeFedConfig}`,
+    );
+    assert.equal(mutating.webhooks[0]?.clientConfig.service, undefined);
+    for (const w of [...validating.webhooks, ...mutating.webhooks])
+      assert.deepEqual(w.namespaceSelector, { matchLabels: { name: 'kube-federation-system' } });
+    assert.deepEqual(validating.webhooks[3]?.rules[0]?.apiGroups, ['federation.example.com']);
+    assert.equal(
+      webhookConfigurations({ caBundle: '', url: 'https://x', nameSuffix: '-ns' }).validating.metadata.name,
+      'validations.core.kubefed.io-ns',
+    );
+  });
+
+  test('exactly one of service and url', () => {
+    assert.throws(() => webhookConfigurations({ caBundle: '' }), /exactly one/);
+    assert.throws(
+      () => webhookConfigurations({ caBundle: '', url: 'https://x', service: { namespace: 'a', name: 'b' } }),
+      /exactly one/,
+    );
+  });
+});
