@@ -6,6 +6,7 @@ import { isClusterReady, KubeFedClusterType } from '../api/core/v1beta1/index.ts
 import { installControlPlane } from '../install/control-plane.ts';
 import type { KubeObject } from '../kube/client/index.ts';
 import { REPO_ROOT } from '../paths.ts';
+import { registerAdmissionWebhooks, startAdmissionWebhook } from '../testing/admission-webhook-process.ts';
 import { binary } from '../testing/binaries.ts';
 import { startKubefedControllerManager } from '../testing/controller-manager-process.ts';
 import { startFederation } from '../testing/federation.ts';
@@ -30,7 +31,7 @@ export interface LocalUpOptions {
 
 /**
  * Brings up a federation on this machine: one etcd, a host and member kube-apiservers, the members'
- * controllers, the KubeFed CRDs and namespace, kubefed-controller-manager, and every member joined with
+ * controllers, the KubeFed CRDs and namespace, kubefed-controller-manager and the admission webhooks, and every member joined with
  * `kubefedctl join`. The processes are detached and keep running after the command returns; local-down
  * stops them.
  */
@@ -65,6 +66,13 @@ export async function localUp(opts: LocalUpOptions): Promise<{ kubeconfig: strin
     opts.out(
       `Installed the KubeFed CRDs, namespace ${opts.namespace} and the default federated types in the host`,
     );
+    // The admission webhooks, registered by URL with a self-signed CA, so invalid objects are refused at apply time.
+    const webhook = await startAdmissionWebhook({
+      dir: join(dir, 'webhook'),
+      logFile: join(dir, 'kubefed-admission-webhook.log'),
+    });
+    await registerAdmissionWebhooks(host, webhook);
+    opts.out(`Started kubefed-admission-webhook on ${webhook.url} and registered its webhooks`);
     await startKubefedControllerManager({
       kubeconfig,
       context: fed.host.name,

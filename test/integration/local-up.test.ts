@@ -1,11 +1,23 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { REPO_ROOT } from '../../src/paths.ts';
+import { binDir } from '../../src/testing/binaries.ts';
 import { kubefedctl } from './helpers.ts';
+
+const renamingFederatedConfigMap = {
+  apiVersion: 'types.kubefed.io/v1beta1',
+  kind: 'FederatedConfigMap',
+  metadata: { name: 'renamed', namespace: 'test-namespace' },
+  spec: {
+    template: { data: { a: 'b' } },
+    placement: { clusters: [{ name: 'cluster1' }] },
+    overrides: [{ clusterName: 'cluster1', clusterOverrides: [{ path: '/metadata/name', value: 'other' }] }],
+  },
+};
 
 describe('the README commands', () => {
   const dir = join(mkdtempSync(join(tmpdir(), 'kubefed-ts-local-up-')), 'federation');
@@ -56,6 +68,19 @@ describe('the README commands', () => {
     const kubeconfig = readFileSync(join(dir, 'kubeconfig'), 'utf8');
     for (const ctx of ['host', 'cluster1', 'cluster2'])
       assert.match(kubeconfig, new RegExp(`name: ${ctx}\\n`));
+
+    // The admission webhooks run too: an override of /metadata/name is refused at apply time.
+    assert.match(up.stdout, /Started kubefed-admission-webhook on https:\/\/127\.0\.0\.1:\d+/);
+    const refused = spawnSync(
+      join(binDir(), 'kubectl'),
+      ['--kubeconfig', join(dir, 'kubeconfig'), '--context', 'host', 'apply', '-f', '-'],
+      { input: JSON.stringify(renamingFederatedConfigMap), encoding: 'utf8' },
+    );
+    assert.notEqual(refused.status, 0, refused.stdout);
+    assert.match(
+      refused.stderr,
+      /admission webhook "federated\.types\.kubefed\.io" denied the request: spec\.overrides\[0\]\.clusterOverrides\[0\]\.path: Forbidden/,
+    );
 
     const again = await kubefedctl(['local-up', '--dir', dir]);
     assert.notEqual(again.code, 0, 'a second local-up on a running federation is refused');
