@@ -16,6 +16,9 @@
 #   KUBEFED_TS_CACHE    cache root (default: ${XDG_CACHE_HOME:-~/.cache}/kubefed-ts)
 #   K8S_VERSION, ETCD_VERSION, KWOK_VERSION   override the pinned versions.
 #   KUBEFED_TS_SKIP_DNS_TOOLS=1  do not install the DNS tools (the DNS tests install them on demand).
+#   KUBEFED_TS_SKIP_KUBEFED=1    do not build KubeFed's controller-manager (hack/install-kubefed.sh; the
+#                                benchmark and its smoke test build it on demand).
+#   KUBEFED_TS_SKIP_HELM=1       do not build Helm (hack/install-helm.sh; the chart tests build it on demand).
 set -euo pipefail
 
 K8S_VERSION="${K8S_VERSION:-v1.36.3}"
@@ -29,9 +32,11 @@ ALL=(kube-apiserver kube-controller-manager kube-scheduler kubectl etcd kwok kwo
 log() { printf '[install-k8s-binaries] %s\n' "$*" >&2; }
 now() { date +%s; }
 HACK_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-# `make binaries` (and so `make test` on a fresh CI machine) must leave the DNS tools installed too.
-dns_tools() {
+# `make binaries` (and so `make test` on a fresh CI machine) must leave the DNS tools, KubeFed and Helm installed too.
+extra_tools() {
   [[ "${KUBEFED_TS_SKIP_DNS_TOOLS:-}" == 1 ]] || bash "$HACK_DIR/install-dns-tools.sh" >/dev/null
+  [[ "${KUBEFED_TS_SKIP_KUBEFED:-}" == 1 ]] || bash "$HACK_DIR/install-kubefed.sh" >/dev/null
+  [[ "${KUBEFED_TS_SKIP_HELM:-}" == 1 ]] || bash "$HACK_DIR/install-helm.sh" >/dev/null
 }
 
 if [[ -n "${KUBEFED_TS_BIN_DIR:-}" ]]; then
@@ -39,7 +44,7 @@ if [[ -n "${KUBEFED_TS_BIN_DIR:-}" ]]; then
   for b in "${ALL[@]}"; do [[ -x "$KUBEFED_TS_BIN_DIR/$b" ]] || missing+=("$b"); done
   if ((${#missing[@]} == 0)); then
     log "using binaries from KUBEFED_TS_BIN_DIR=$KUBEFED_TS_BIN_DIR"
-    dns_tools
+    extra_tools
     echo "$KUBEFED_TS_BIN_DIR"
     exit 0
   fi
@@ -149,6 +154,6 @@ fi
 
 # Released first: the DNS tools have their own lock, and waiting callers need only the Kubernetes binaries.
 exec 9>&-
-dns_tools
+extra_tools
 log "all binaries ready in $BIN ($(($(now) - total_start))s)"
 echo "$BIN"

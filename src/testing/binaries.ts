@@ -69,6 +69,26 @@ export function externalDnsCrdFile(build: ExternalDnsBuild = 'current'): string 
   return join(dnsToolsDir(build), 'dnsendpoints.externaldns.k8s.io.yaml');
 }
 
+let cachedKubefed: string | undefined;
+
+/**
+ * The directory with KubeFed v0.10.0's own controller-manager and its CRD and FTC manifests (crds.yaml,
+ * federated-crds.yaml, federatedtypeconfig.yaml), filled by hack/install-kubefed.sh (a no-op when cached).
+ * The benchmark runs it side by side with kubefed-ts.
+ */
+export function kubefedDir(): string {
+  cachedKubefed ??= runInstaller('install-kubefed.sh', 'controller-manager');
+  return cachedKubefed;
+}
+
+let cachedHelm: string | undefined;
+
+/** Helm (v3, built from its Go module by hack/install-helm.sh, a no-op when cached), for the chart tests. */
+export function helmBinary(): string {
+  cachedHelm ??= runInstaller('install-helm.sh', 'helm');
+  return join(cachedHelm, 'helm');
+}
+
 /** named and dig come from Debian packages: named is in /usr/sbin, which a non-root PATH may lack. */
 function systemBinary(name: string): string {
   const dirs = [...(process.env['PATH'] ?? '').split(delimiter), '/usr/sbin', '/sbin', '/usr/bin'];
