@@ -2,9 +2,9 @@
 // Usage: node src/api/generate-crds.ts [--check]
 //   --check  write nothing; exit 1 with one line per stale, missing or obsolete file.
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CRD_DIR, GENERATED_HEADER, renderCrds } from './crds.ts';
+import { CHART_CRD_DIR, CRD_DIR, GENERATED_HEADER, renderChartFiles, renderCrds } from './crds.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -17,23 +17,24 @@ function readIfExists(path: string): string | undefined {
   }
 }
 
-/** Files in config/crds that this generator wrote earlier but no longer produces. */
-function obsoleteFiles(expected: Map<string, string>): string[] {
+/** Files in a generated directory that this generator wrote earlier but no longer produces. */
+function obsoleteFiles(expected: Map<string, string>, dir: string): string[] {
   let names: string[];
   try {
-    names = readdirSync(join(root, CRD_DIR));
+    names = readdirSync(join(root, dir));
   } catch {
     return [];
   }
   return names
-    .map((name) => `${CRD_DIR}/${name}`)
+    .map((name) => `${dir}/${name}`)
     .filter((rel) => !expected.has(rel) && readIfExists(join(root, rel))?.startsWith(GENERATED_HEADER))
     .sort();
 }
 
 function main(argv: string[]): number {
   const check = argv.includes('--check');
-  const files = renderCrds();
+  // config/crds, and the Helm chart's copies plus its generated FTC template.
+  const files = new Map([...renderCrds(), ...renderChartFiles()]);
   const problems: string[] = [];
 
   for (const [rel, content] of files) {
@@ -42,12 +43,12 @@ function main(argv: string[]): number {
     if (check) {
       problems.push(`${rel} is stale; run npm run crds`);
     } else {
-      mkdirSync(join(root, CRD_DIR), { recursive: true });
+      mkdirSync(dirname(join(root, rel)), { recursive: true });
       writeFileSync(join(root, rel), content);
       console.log(`wrote ${rel}`);
     }
   }
-  for (const rel of obsoleteFiles(files)) {
+  for (const rel of [CRD_DIR, CHART_CRD_DIR].flatMap((dir) => obsoleteFiles(files, dir))) {
     if (check) {
       problems.push(`${rel} is stale; run npm run crds`);
     } else {

@@ -1,0 +1,35 @@
+# syntax=docker/dockerfile:1
+# The kubefed-ts image: controller manager, admission webhook and kubefedctl, run from their TypeScript
+# sources by Node.js 24 (type stripping; no build step). One image for both Deployments of the Helm chart
+# (charts/kubefed-ts):
+#   node /app/src/cmd/controller-manager.ts    node /app/src/cmd/webhook.ts    node /app/src/cli/kubefedctl.ts
+#
+#   docker build -t ghcr.io/kubefed-ts/kubefed-ts:0.1.0 .
+#
+# The application tree is assembled by hack/image/build-app.sh, which the tests also run outside a
+# container (test/integration/image-build.test.ts). See docs/install.md ("The image").
+ARG NODE_IMAGE=node:24-bookworm-slim
+
+FROM ${NODE_IMAGE} AS build
+WORKDIR /src
+COPY package.json package-lock.json ./
+COPY hack/image/build-app.sh hack/image/build-app.sh
+COPY config/ config/
+COPY src/ src/
+RUN --mount=type=cache,target=/root/.npm bash hack/image/build-app.sh /app
+
+FROM ${NODE_IMAGE}
+LABEL org.opencontainers.image.title="kubefed-ts" \
+      org.opencontainers.image.description="Multi-cluster Kubernetes federation control plane in TypeScript, wire-compatible with KubeFed v0.10" \
+      org.opencontainers.image.licenses="Apache-2.0" \
+      org.opencontainers.image.version="0.1.0"
+# Owned by root and not writable by the runtime user: the pods run with a read-only root filesystem and
+# nothing is written at run time. HOME points at /tmp (an emptyDir in the chart) so that nothing looks
+# for a writable home elsewhere.
+COPY --from=build /app /app
+ENV NODE_ENV=production \
+    HOME=/tmp
+WORKDIR /app
+# The numeric uid/gid the chart's securityContext also sets (runAsNonRoot needs a number to verify).
+USER 65532:65532
+CMD ["node", "/app/src/cmd/controller-manager.ts"]

@@ -1,0 +1,1083 @@
+// charts/kubefed-ts: what `helm template` renders (scopes, certificates, webhooks, RBAC), that it applies
+// to a real kube-apiserver, that the controller manager runs under nothing but the chart's RBAC (its own
+// ServiceAccount's token) and federates to a member without one `forbidden`, and a real `helm install`,
+// `upgrade` and `uninstall`. Helm is built from its Go module (hack/install-helm.sh).
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { createPrivateKey, X509Certificate } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { parseAllDocuments } from 'yaml';
+import { PropagatedVersionType } from '../../src/api/core/v1alpha1/index.ts';
+import type { KubeFedConfigSpec } from '../../src/api/core/v1beta1/index.ts';
+import {
+  FEDERATED_TYPE_CONFIG_FINALIZER,
+  FederatedTypeConfigType,
+  KubeFedClusterType,
+  KubeFedConfigType,
+} from '../../src/api/core/v1beta1/index.ts';
+import { CHART_CRD_DIR, renderChartFiles } from '../../src/api/crds.ts';
+import { DNSEndpointType, IngressDNSRecordType } from '../../src/api/multiclusterdns/v1alpha1/index.ts';
+import { ReplicaSchedulingPreferenceType } from '../../src/api/scheduling/v1alpha1/index.ts';
+import { defaultKubeFedConfigSpec, resolveKubeFedConfig } from '../../src/config/index.ts';
+import { defaultFederatedTypes } from '../../src/federation-types/default-types.ts';
+import { applyCrds, loadCrds } from '../../src/install/control-plane.ts';
+import { CoreTypes, type KubeClient, type KubeObject } from '../../src/kube/client/index.ts';
+import { renderKubeconfig, writeKubeconfigFile } from '../../src/kube/kubeconfig/index.ts';
+import { REPO_ROOT } from '../../src/paths.ts';
+import { binary, helmBinary } from '../../src/testing/binaries.ts';
+import {
+  type ControllerManagerProcess,
+  startKubefedControllerManager,
+} from '../../src/testing/controller-manager-process.ts';
+import { type Federation, startFederation } from '../../src/testing/federation.ts';
+import { webhookConfigurations } from '../../src/webhook/index.ts';
+import { eventually, FED_GROUP, FED_VERSION, getOrUndefined, T } from './federation-helpers.ts';
+import { kubefedctl } from './helpers.ts';
+
+const CHART = join(REPO_ROOT, 'charts/kubefed-ts');
+const RELEASE = 'kubefed';
+const CLUSTER_NS = 'kube-federation-system';
+
+type Obj = KubeObject & Record<string, unknown>;
+interface PolicyRule {
+  apiGroups?: string[];
+  resources?: string[];
+  resourceNames?: string[];
+  verbs: string[];
+}
+interface Container {
+  name: string;
+  image: string;
+  command: string[];
+  args?: string[];
+  ports?: Array<{ name?: string; containerPort: number }>;
+  livenessProbe?: { httpGet?: { path: string; port: number; scheme?: string } };
+  readinessProbe?: { httpGet?: { path: string; port: number; scheme?: string } };
+  securityContext?: Record<string, unknown>;
+  resources?: Record<string, Record<string, string>>;
+  volumeMounts?: Array<{ name: string; mountPath: string; readOnly?: boolean }>;
+  env?: Array<{ name: string; value?: string }>;
+}
+interface PodSpec {
+  serviceAccountName: string;
+  automountServiceAccountToken?: boolean;
+  securityContext: Record<string, unknown>;
+  containers: Container[];
+  volumes?: Array<{ name: string; secret?: { secretName: string } }>;
+}
+interface DeploymentObj extends Obj {
+  spec: { replicas: number; selector: { matchLabels: Record<string, string> }; template: { spec: PodSpec } };
+}
+interface WebhookObj {
+  name: string;
+  clientConfig: {
+    caBundle?: string;
+    service: { name: string; namespace: string; path: string; port?: number };
+  };
+  rules: Array<{
+    operations: string[];
+    apiGroups: string[];
+    apiVersions: string[];
+    resources: string[];
+    scope?: string;
+  }>;
+  failurePolicy: string;
+  sideEffects: string;
+  admissionReviewVersions: string[];
+  timeoutSeconds?: number;
+  namespaceSelector?: { matchLabels?: Record<string, string> };
+}
+
+interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<RunResult> {
+  return new Promise((resolve) => {
+    execFile(
+      cmd,
+      args,
+      { env: { ...process.env, ...env }, timeout: 300_000, maxBuffer: 64 * 1024 * 1024 },
+      (err, stdout, stderr) => {
+        const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+// Helm keeps its config, cache and data under these; nothing of the user's is touched.
+const helmHome = mkdtempSync(join(tmpdir(), 'kubefed-ts-helm-'));
+const helmEnv = {
+  HELM_CACHE_HOME: join(helmHome, 'cache'),
+  HELM_CONFIG_HOME: join(helmHome, 'config'),
+  HELM_DATA_HOME: join(helmHome, 'data'),
+};
+
+async function helm(args: string[]): Promise<RunResult> {
+  return run(helmBinary(), args, helmEnv);
+}
+
+/** `helm template` of the chart, as objects in Helm's install order. */
+async function render(namespace: string, set: string[] = []): Promise<Obj[]> {
+  const r = await helm([
+    'template',
+    RELEASE,
+    CHART,
+    '--namespace',
+    namespace,
+    ...set.flatMap((s) => ['--set', s]),
+  ]);
+  assert.equal(r.code, 0, `helm template failed: ${r.stderr}`);
+  return parseAllDocuments(r.stdout)
+    .map((d) => d.toJS() as Obj | null)
+    .filter((o): o is Obj => o !== null);
+}
+
+function find<T extends Obj = Obj>(objs: Obj[], kind: string, name: string): T {
+  const o = objs.find((x) => x.kind === kind && x.metadata.name === name);
+  assert.ok(
+    o,
+    `no ${kind} ${name} rendered; have ${objs.map((x) => `${x.kind}/${x.metadata.name}`).join(', ')}`,
+  );
+  return o as T;
+}
+
+function rulesOf(objs: Obj[], kind: string, name: string): PolicyRule[] {
+  return find<Obj & { rules: PolicyRule[] }>(objs, kind, name).rules;
+}
+
+function webhooksOf(objs: Obj[], kind: string, name: string): WebhookObj[] {
+  return find<Obj & { webhooks: WebhookObj[] }>(objs, kind, name).webhooks;
+}
+
+/** The controller's permissions (Cluster scope), in one place: a change to them must change this test. */
+const CLUSTER_ROLE_RULES: PolicyRule[] = [
+  { apiGroups: ['types.kubefed.io'], resources: ['*'], verbs: ['get', 'list', 'watch', 'patch'] },
+  { apiGroups: ['types.kubefed.io'], resources: ['*/status'], verbs: ['update'] },
+  {
+    apiGroups: ['core.kubefed.io'],
+    resources: ['propagatedversions', 'clusterpropagatedversions'],
+    verbs: ['get', 'list', 'create'],
+  },
+  {
+    apiGroups: ['core.kubefed.io'],
+    resources: ['propagatedversions/status', 'clusterpropagatedversions/status'],
+    verbs: ['update'],
+  },
+  {
+    apiGroups: ['scheduling.kubefed.io'],
+    resources: ['replicaschedulingpreferences'],
+    verbs: ['get', 'list', 'watch'],
+  },
+  {
+    apiGroups: ['scheduling.kubefed.io'],
+    resources: ['replicaschedulingpreferences/status'],
+    verbs: ['update'],
+  },
+  {
+    apiGroups: ['multiclusterdns.kubefed.io'],
+    resources: ['servicednsrecords', 'ingressdnsrecords'],
+    verbs: ['get', 'list', 'watch'],
+  },
+  {
+    apiGroups: ['multiclusterdns.kubefed.io'],
+    resources: ['servicednsrecords/status', 'ingressdnsrecords/status'],
+    verbs: ['update'],
+  },
+  {
+    apiGroups: ['multiclusterdns.kubefed.io'],
+    resources: ['dnsendpoints'],
+    verbs: ['get', 'create', 'update'],
+  },
+  { apiGroups: [''], resources: ['namespaces'], verbs: ['get', 'list', 'watch'] },
+  { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
+];
+const CONFIG_ROLE_RULES: PolicyRule[] = [
+  { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create'] },
+  {
+    apiGroups: ['coordination.k8s.io'],
+    resources: ['leases'],
+    resourceNames: ['kubefed-controller-manager'],
+    verbs: ['get', 'update'],
+  },
+  { apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list', 'watch'] },
+  {
+    apiGroups: ['core.kubefed.io'],
+    resources: ['kubefedconfigs'],
+    resourceNames: ['kubefed'],
+    verbs: ['get'],
+  },
+  { apiGroups: ['core.kubefed.io'], resources: ['kubefedconfigs'], verbs: ['create'] },
+  {
+    apiGroups: ['core.kubefed.io'],
+    resources: ['kubefedclusters', 'federatedtypeconfigs'],
+    verbs: ['get', 'list', 'watch'],
+  },
+  { apiGroups: ['core.kubefed.io'], resources: ['federatedtypeconfigs'], verbs: ['patch'] },
+  {
+    apiGroups: ['core.kubefed.io'],
+    resources: ['kubefedclusters/status', 'federatedtypeconfigs/status'],
+    verbs: ['update'],
+  },
+  { apiGroups: ['multiclusterdns.kubefed.io'], resources: ['domains'], verbs: ['get', 'list', 'watch'] },
+];
+
+after(() => rmSync(helmHome, { recursive: true, force: true }));
+
+describe('charts/kubefed-ts rendered by helm template', () => {
+  let objs: Obj[];
+  let namespaced: Obj[];
+  before(async () => {
+    objs = await render(CLUSTER_NS);
+    namespaced = await render('team-a', ['global.scope=Namespaced']);
+  });
+
+  test('the chart passes helm lint in both scopes', async () => {
+    for (const set of [
+      [],
+      ['--set', 'global.scope=Namespaced'],
+      ['--set', 'controllermanager.certManager.enabled=true'],
+    ]) {
+      const r = await helm(['lint', CHART, '--strict', ...set]);
+      assert.equal(r.code, 0, r.stdout + r.stderr);
+    }
+  });
+
+  test('crds/ and the FTC template are what `npm run crds` generates (no drift)', () => {
+    for (const [rel, content] of renderChartFiles()) {
+      assert.equal(readFileSync(join(REPO_ROOT, rel), 'utf8'), content, `${rel} is stale; run npm run crds`);
+    }
+    const names = loadCrds(join(REPO_ROOT, CHART_CRD_DIR)).map((c) => c.metadata.name);
+    for (const crd of [...loadCrds(), ...defaultFederatedTypes(CLUSTER_NS).crds]) {
+      assert.ok(names.includes(crd.metadata.name), `${crd.metadata.name} missing from the chart's crds/`);
+    }
+    assert.equal(names.length, loadCrds().length + 10);
+  });
+
+  test('the ten default FederatedTypeConfigs, in the release namespace, exactly as local-up creates them', () => {
+    const ftcs = objs.filter((o) => o.kind === 'FederatedTypeConfig');
+    assert.deepEqual(ftcs, defaultFederatedTypes(CLUSTER_NS).ftcs);
+  });
+
+  test('the KubeFedConfig has every field, valid, and the defaults (scope Cluster, Lease lock)', () => {
+    const cfg = find<Obj & { spec: KubeFedConfigSpec }>(objs, 'KubeFedConfig', 'kubefed');
+    assert.equal(cfg.metadata.namespace, CLUSTER_NS);
+    // Complete: defaulting (what the mutating webhook would do) changes nothing.
+    assert.deepEqual(defaultKubeFedConfigSpec(cfg.spec, 'Namespaced'), cfg.spec);
+    const resolved = resolveKubeFedConfig(cfg.spec);
+    // KubeFed's defaults, except the lock: kubefed-ts always locks on a Lease, and the chart says so.
+    const defaults = resolveKubeFedConfig(
+      defaultKubeFedConfigSpec({ scope: 'Cluster', leaderElect: { resourceLock: 'leases' } }),
+    );
+    assert.deepEqual(resolved, defaults);
+    assert.equal(cfg.spec['scope'], 'Cluster');
+    const ns = find<Obj & { spec: { scope: string } }>(namespaced, 'KubeFedConfig', 'kubefed');
+    assert.equal(ns.spec.scope, 'Namespaced');
+    assert.equal(ns.metadata.namespace, 'team-a');
+  });
+
+  test('values reach the KubeFedConfig; a bad scope or gate fails the render', async () => {
+    const o = await render(CLUSTER_NS, [
+      'controllermanager.clusterHealthCheckPeriod=1s',
+      'controllermanager.featureGates.SchedulerPreferences=Disabled',
+      'controllermanager.featureGates.RawResourceStatusCollection=false',
+      'controllermanager.syncController.maxConcurrentReconciles=4',
+    ]);
+    const spec = find<Obj & { spec: KubeFedConfigSpec }>(o, 'KubeFedConfig', 'kubefed').spec;
+    const r = resolveKubeFedConfig(spec);
+    assert.equal(r.clusterHealthCheck.periodMs, 1000);
+    assert.equal(r.featureGates.SchedulerPreferences, false);
+    assert.equal(r.featureGates.RawResourceStatusCollection, false);
+    assert.equal(r.featureGates.PushReconciler, true);
+    assert.equal(r.syncController.maxConcurrentReconciles, 4);
+    for (const bad of ['global.scope=Clustered', 'controllermanager.featureGates.PushReconciler=On']) {
+      const res = await helm(['template', RELEASE, CHART, '--set', bad]);
+      assert.notEqual(res.code, 0, bad);
+    }
+  });
+
+  test('the controller manager: 2 replicas, command, ports, probes, hardened, PDB', () => {
+    const d = find<DeploymentObj>(objs, 'Deployment', 'kubefed-controller-manager');
+    assert.equal(d.spec.replicas, 2);
+    const pod = d.spec.template.spec;
+    assert.equal(pod.serviceAccountName, 'kubefed-controller');
+    assert.deepEqual(pod.securityContext, {
+      runAsNonRoot: true,
+      runAsUser: 65532,
+      runAsGroup: 65532,
+      fsGroup: 65532,
+      seccompProfile: { type: 'RuntimeDefault' },
+    });
+    const [c] = pod.containers;
+    assert.ok(c);
+    assert.equal(c.image, 'ghcr.io/kubefed-ts/kubefed-ts:0.1.0');
+    assert.deepEqual(c.command, ['node', '/app/src/cmd/controller-manager.ts', '--v=0']);
+    // A deleted KubeFedConfig is recreated with the release's scope, not KubeFed's implicit Cluster.
+    assert.equal(c.env?.find((e) => e.name === 'DEFAULT_KUBEFED_SCOPE')?.value, 'Cluster');
+    assert.deepEqual(
+      c.ports?.find((p) => p.name === 'metrics'),
+      { name: 'metrics', containerPort: 9090, protocol: 'TCP' },
+    );
+    assert.deepEqual(c.livenessProbe?.httpGet, { path: '/healthz', port: 8080 });
+    assert.deepEqual(c.readinessProbe?.httpGet, { path: '/readyz', port: 8080 });
+    assert.deepEqual(c.securityContext, {
+      allowPrivilegeEscalation: false,
+      readOnlyRootFilesystem: true,
+      runAsNonRoot: true,
+      capabilities: { drop: ['ALL'] },
+    });
+    assert.deepEqual(c.resources, {
+      limits: { cpu: '500m', memory: '512Mi' },
+      requests: { cpu: '100m', memory: '64Mi' },
+    });
+    const pdb = find<Obj & { spec: Record<string, unknown> }>(
+      objs,
+      'PodDisruptionBudget',
+      'kubefed-controller-manager',
+    );
+    assert.deepEqual(pdb.spec, { maxUnavailable: 1, selector: { matchLabels: d.spec.selector.matchLabels } });
+    const svc = find<Obj & { spec: { ports: unknown[]; selector: unknown } }>(
+      objs,
+      'Service',
+      'kubefed-controller-manager-metrics-service',
+    );
+    assert.deepEqual(svc.spec.ports, [
+      { name: 'metrics', port: 9090, targetPort: 'metrics', protocol: 'TCP' },
+    ]);
+    assert.deepEqual(svc.spec.selector, d.spec.selector.matchLabels);
+    assert.equal(svc.metadata.annotations?.['prometheus.io/scrape'], 'true');
+    assert.equal(svc.metadata.annotations?.['prometheus.io/port'], '9090');
+  });
+
+  test('the admission webhook: command, HTTPS readiness, serving cert, no API token, hardened', () => {
+    const d = find<DeploymentObj>(objs, 'Deployment', 'kubefed-admission-webhook');
+    const pod = d.spec.template.spec;
+    assert.equal(pod.serviceAccountName, 'kubefed-admission-webhook');
+    assert.equal(pod.automountServiceAccountToken, false);
+    assert.equal(pod.securityContext['runAsNonRoot'], true);
+    const [c] = pod.containers;
+    assert.ok(c);
+    assert.deepEqual(c.command, [
+      'node',
+      '/app/src/cmd/webhook.ts',
+      '--secure-port=8443',
+      '--cert-dir=/var/serving-cert',
+      '--v=0',
+    ]);
+    assert.deepEqual(c.readinessProbe?.httpGet, { path: '/readyz', port: 8443, scheme: 'HTTPS' });
+    assert.equal(c.securityContext?.['readOnlyRootFilesystem'], true);
+    assert.deepEqual(
+      c.volumeMounts?.find((m) => m.name === 'serving-cert'),
+      {
+        name: 'serving-cert',
+        mountPath: '/var/serving-cert',
+        readOnly: true,
+      },
+    );
+    assert.equal(
+      pod.volumes?.find((v) => v.name === 'serving-cert')?.secret?.secretName,
+      'kubefed-admission-webhook-serving-cert',
+    );
+    const svc = find<Obj & { spec: { ports: unknown[]; selector: unknown } }>(
+      objs,
+      'Service',
+      'kubefed-admission-webhook',
+    );
+    assert.deepEqual(svc.spec.ports, [{ name: 'https', port: 443, targetPort: 8443, protocol: 'TCP' }]);
+    assert.deepEqual(svc.spec.selector, d.spec.selector.matchLabels);
+    // The webhook's account is bound to nothing.
+    for (const b of objs.filter((o) => o.kind === 'RoleBinding' || o.kind === 'ClusterRoleBinding')) {
+      const subjects = (b as Obj & { subjects: Array<{ name: string }> }).subjects;
+      assert.ok(
+        !subjects.some((s) => s.name === 'kubefed-admission-webhook'),
+        `${b.metadata.name} binds the webhook`,
+      );
+    }
+  });
+
+  test('the entry points the chart runs exist in the repository (the image copies src/ to /app/src)', () => {
+    for (const name of ['kubefed-controller-manager', 'kubefed-admission-webhook']) {
+      const script =
+        find<DeploymentObj>(objs, 'Deployment', name).spec.template.spec.containers[0]?.command[1] ?? '';
+      assert.match(script, /^\/app\/src\//);
+      assert.ok(readFileSync(join(REPO_ROOT, script.replace(/^\/app\//, '')), 'utf8').length > 0, script);
+    }
+  });
+
+  test('webhook configurations: names, paths and rules of src/webhook, fail closed, explicit timeout', () => {
+    const expected = webhookConfigurations({
+      caBundle: 'x',
+      service: { namespace: CLUSTER_NS, name: 'kubefed-admission-webhook', port: 443 },
+    });
+    for (const [kind, want] of [
+      ['ValidatingWebhookConfiguration', expected.validating],
+      ['MutatingWebhookConfiguration', expected.mutating],
+    ] as const) {
+      const got = webhooksOf(objs, kind, want.metadata.name);
+      assert.deepEqual(
+        got.map((w) => [
+          w.name,
+          w.clientConfig.service.path,
+          w.clientConfig.service.name,
+          w.clientConfig.service.namespace,
+        ]),
+        want.webhooks.map((w) => [
+          w.name,
+          w.clientConfig.service?.path,
+          w.clientConfig.service?.name,
+          w.clientConfig.service?.namespace,
+        ]),
+      );
+      for (const [i, w] of got.entries()) {
+        // Rules as src/webhook has them (the chart may add a scope).
+        assert.deepEqual(
+          w.rules.map(({ scope: _, ...r }) => r),
+          want.webhooks[i]?.rules.map(({ scope: _, ...r }) => r),
+          w.name,
+        );
+        assert.equal(w.failurePolicy, 'Fail');
+        assert.equal(w.sideEffects, 'None');
+        assert.deepEqual(w.admissionReviewVersions, ['v1']);
+        assert.equal(w.timeoutSeconds, 10);
+        assert.equal(w.namespaceSelector, undefined);
+      }
+    }
+    assert.deepEqual(
+      webhooksOf(objs, 'ValidatingWebhookConfiguration', 'validations.core.kubefed.io').map(
+        (w) => w.clientConfig.service.path,
+      ),
+      [
+        '/validate-federatedtypeconfigs',
+        '/validate-kubefedcluster',
+        '/validate-kubefedconfig',
+        '/validate-federated',
+      ],
+    );
+    assert.deepEqual(
+      webhooksOf(objs, 'MutatingWebhookConfiguration', 'mutation.core.kubefed.io').map((w) => [
+        w.name,
+        w.clientConfig.service.path,
+      ]),
+      [['kubefedconfigs.core.kubefed.io', '/default-kubefedconfig']],
+    );
+  });
+
+  test("the serving certificate: Helm's CA signs it for the Service's names, and is the webhooks' caBundle", () => {
+    const secret = find<Obj & { type: string; data: Record<string, string> }>(
+      objs,
+      'Secret',
+      'kubefed-admission-webhook-serving-cert',
+    );
+    assert.equal(secret.type, 'kubernetes.io/tls');
+    const pem = (k: string) => Buffer.from(secret.data[k] ?? '', 'base64');
+    const ca = new X509Certificate(pem('ca.crt'));
+    const cert = new X509Certificate(pem('tls.crt'));
+    assert.ok(ca.ca);
+    assert.ok(cert.checkIssued(ca) && cert.verify(ca.publicKey), 'serving cert not signed by the CA');
+    assert.ok(cert.checkPrivateKey(createPrivateKey(pem('tls.key'))));
+    for (const name of [
+      'kubefed-admission-webhook',
+      `kubefed-admission-webhook.${CLUSTER_NS}`,
+      `kubefed-admission-webhook.${CLUSTER_NS}.svc`,
+    ]) {
+      assert.ok(cert.checkHost(name), `certificate not valid for ${name}: ${cert.subjectAltName}`);
+    }
+    for (const kind of ['ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration']) {
+      for (const w of objs
+        .filter((o) => o.kind === kind)
+        .flatMap((o) => (o as Obj & { webhooks: WebhookObj[] }).webhooks)) {
+        assert.equal(w.clientConfig.caBundle, secret.data['ca.crt'], w.name);
+      }
+    }
+  });
+
+  test('cert-manager instead: Issuers and Certificates, CA injected into both configurations, no Secret', async () => {
+    const o = await render(CLUSTER_NS, ['controllermanager.certManager.enabled=true']);
+    assert.ok(!o.some((x) => x.kind === 'Secret'));
+    const serving = find<
+      Obj & { spec: { secretName: string; dnsNames: string[]; issuerRef: { name: string } } }
+    >(o, 'Certificate', `${RELEASE}-certificate`);
+    assert.equal(serving.spec.secretName, 'kubefed-admission-webhook-serving-cert');
+    assert.ok(serving.spec.dnsNames.includes(`kubefed-admission-webhook.${CLUSTER_NS}.svc`));
+    find(o, 'Issuer', serving.spec.issuerRef.name);
+    const root = find<Obj & { spec: { isCA: boolean; issuerRef: { name: string } } }>(
+      o,
+      'Certificate',
+      `${RELEASE}-root-certificate`,
+    );
+    assert.equal(root.spec.isCA, true);
+    find(o, 'Issuer', root.spec.issuerRef.name);
+    for (const [kind, name] of [
+      ['ValidatingWebhookConfiguration', 'validations.core.kubefed.io'],
+      ['MutatingWebhookConfiguration', 'mutation.core.kubefed.io'],
+    ] as const) {
+      const cfg = find(o, kind, name);
+      assert.equal(
+        cfg.metadata.annotations?.['cert-manager.io/inject-ca-from'],
+        `${CLUSTER_NS}/${RELEASE}-root-certificate`,
+      );
+      for (const w of webhooksOf(o, kind, name)) assert.equal(w.clientConfig.caBundle, undefined);
+    }
+  });
+
+  test('install order: the FTCs and the KubeFedConfig come before any webhook configuration', () => {
+    const idx = (pred: (o: Obj) => boolean) => objs.map((o, i) => (pred(o) ? i : -1)).filter((i) => i >= 0);
+    const customResources = idx((o) => o.kind === 'FederatedTypeConfig' || o.kind === 'KubeFedConfig');
+    const webhooks = idx((o) => (o.kind ?? '').endsWith('WebhookConfiguration'));
+    assert.equal(customResources.length, 11);
+    assert.ok(
+      Math.max(...customResources) < Math.min(...webhooks),
+      'a webhook would be registered before its pods',
+    );
+  });
+
+  test('Cluster scope RBAC: exactly the rules the controller uses, secrets only in its namespace', () => {
+    assert.deepEqual(rulesOf(objs, 'ClusterRole', 'kubefed-role'), CLUSTER_ROLE_RULES);
+    assert.deepEqual(rulesOf(objs, 'Role', 'kubefed-config-role'), CONFIG_ROLE_RULES);
+    assert.equal(find(objs, 'Role', 'kubefed-config-role').metadata.namespace, CLUSTER_NS);
+    const binding = find<Obj & { roleRef: { kind: string; name: string }; subjects: unknown[] }>(
+      objs,
+      'ClusterRoleBinding',
+      'kubefed-rolebinding',
+    );
+    assert.deepEqual(binding.roleRef, {
+      apiGroup: 'rbac.authorization.k8s.io',
+      kind: 'ClusterRole',
+      name: 'kubefed-role',
+    });
+    assert.deepEqual(binding.subjects, [
+      { kind: 'ServiceAccount', name: 'kubefed-controller', namespace: CLUSTER_NS },
+    ]);
+    for (const rule of [...CLUSTER_ROLE_RULES, ...CONFIG_ROLE_RULES]) {
+      assert.ok(!rule.verbs.includes('*') && !rule.verbs.includes('delete'), JSON.stringify(rule));
+    }
+  });
+
+  test('the aggregated admin/edit/view roles extend the built-in ones and are bound by nothing', () => {
+    for (const [name, label] of [
+      ['kubefed-admin', 'aggregate-to-admin'],
+      ['kubefed-edit', 'aggregate-to-edit'],
+      ['kubefed-view', 'aggregate-to-view'],
+    ]) {
+      const role = find(objs, 'ClusterRole', name ?? '');
+      assert.equal(role.metadata.labels?.[`rbac.authorization.k8s.io/${label}`], 'true');
+    }
+    for (const r of rulesOf(objs, 'ClusterRole', 'kubefed-view'))
+      assert.deepEqual(r.verbs, ['get', 'list', 'watch']);
+    for (const r of rulesOf(objs, 'ClusterRole', 'kubefed-edit').filter((x) =>
+      x.apiGroups?.includes('core.kubefed.io'),
+    )) {
+      assert.deepEqual(r.verbs, ['get', 'list', 'watch']);
+    }
+  });
+
+  test('Namespaced scope: no cluster-wide grant, suffixed webhooks limited to the release namespace', () => {
+    assert.ok(
+      !namespaced.some((o) => o.kind === 'ClusterRoleBinding'),
+      'a ClusterRoleBinding in Namespaced scope',
+    );
+    // Only the aggregated roles are ClusterRoles; they are bound by nothing here (admins bind admin/edit/view
+    // per namespace).
+    assert.deepEqual(
+      namespaced.filter((o) => o.kind === 'ClusterRole').map((o) => o.metadata.name),
+      ['kubefed-admin-team-a', 'kubefed-edit-team-a', 'kubefed-view-team-a'],
+    );
+    const role = find(namespaced, 'Role', 'kubefed-role');
+    assert.equal(role.metadata.namespace, 'team-a');
+    const manager = find<DeploymentObj>(namespaced, 'Deployment', 'kubefed-controller-manager');
+    assert.equal(
+      manager.spec.template.spec.containers[0]?.env?.find((e) => e.name === 'DEFAULT_KUBEFED_SCOPE')?.value,
+      'Namespaced',
+    );
+    const rules = rulesOf(namespaced, 'Role', 'kubefed-role');
+    assert.ok(rules.some((r) => r.apiGroups?.includes('types.kubefed.io')));
+    assert.ok(
+      !rules.some((r) =>
+        r.resources?.some((x) => x.startsWith('clusterpropagatedversions') || x === 'namespaces'),
+      ),
+    );
+    const binding = find<Obj & { roleRef: { kind: string } }>(
+      namespaced,
+      'RoleBinding',
+      'kubefed-rolebinding',
+    );
+    assert.equal(binding.roleRef.kind, 'Role');
+    assert.deepEqual(rulesOf(namespaced, 'Role', 'kubefed-config-role'), CONFIG_ROLE_RULES);
+
+    const expected = webhookConfigurations({
+      caBundle: 'x',
+      service: { namespace: 'team-a', name: 'kubefed-admission-webhook' },
+      nameSuffix: 'team-a',
+    });
+    for (const [kind, want] of [
+      ['ValidatingWebhookConfiguration', expected.validating],
+      ['MutatingWebhookConfiguration', expected.mutating],
+    ] as const) {
+      assert.match(want.metadata.name, /-team-a$/);
+      for (const w of webhooksOf(namespaced, kind, want.metadata.name)) {
+        assert.deepEqual(w.namespaceSelector, { matchLabels: { 'kubernetes.io/metadata.name': 'team-a' } });
+        for (const r of w.rules) assert.equal(r.scope, 'Namespaced', `${w.name} would see other namespaces`);
+        assert.equal(w.clientConfig.service.namespace, 'team-a');
+      }
+    }
+  });
+
+  test('dnsEndpointApi externaldns.k8s.io moves the DNSEndpoint grant to that group; anything else fails', async () => {
+    const o = await render(CLUSTER_NS, ['controllermanager.controller.dnsEndpointApi=externaldns.k8s.io']);
+    const rules = rulesOf(o, 'ClusterRole', 'kubefed-role').filter((r) =>
+      r.resources?.includes('dnsendpoints'),
+    );
+    assert.deepEqual(rules, [
+      { apiGroups: ['externaldns.k8s.io'], resources: ['dnsendpoints'], verbs: ['get', 'create', 'update'] },
+    ]);
+    const c = find<DeploymentObj>(o, 'Deployment', 'kubefed-controller-manager').spec.template.spec
+      .containers[0];
+    assert.ok(c?.args?.includes('--dns-endpoint-api=externaldns.k8s.io'));
+    const bad = await helm([
+      'template',
+      RELEASE,
+      CHART,
+      '--set',
+      'controllermanager.controller.dnsEndpointApi=example.com',
+    ]);
+    assert.notEqual(bad.code, 0);
+  });
+});
+
+/** Timings that keep the live tests short: a 1 s health period and a 4 s lease. */
+const FAST = [
+  'controllermanager.clusterHealthCheckPeriod=1s',
+  'controllermanager.clusterHealthCheckTimeout=1s',
+  'controllermanager.leaderElectLeaseDuration=4s',
+  'controllermanager.leaderElectRenewDeadline=3s',
+  'controllermanager.leaderElectRetryPeriod=1s',
+  'controllermanager.clusterAvailableDelay=1s',
+];
+
+describe('charts/kubefed-ts on a real kube-apiserver', () => {
+  let fed: Federation;
+  let host: KubeClient;
+  const dir = mkdtempSync(join(tmpdir(), 'kubefed-ts-chart-'));
+  const managers: ControllerManagerProcess[] = [];
+
+  before(async () => {
+    fed = await startFederation({ members: ['cluster1', 'cluster2'] });
+    host = fed.host.client();
+    // Helm installs crds/ before anything else; so do we, and wait until they are served.
+    await applyCrds(host, loadCrds(join(REPO_ROOT, CHART_CRD_DIR)));
+  });
+  after(async () => {
+    await Promise.all(managers.map((m) => m.process.stop()));
+    await fed?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function kubectl(args: string[]): Promise<RunResult> {
+    return run(binary('kubectl'), ['--kubeconfig', fed.kubeconfigPath, '--context', 'host', ...args]);
+  }
+
+  async function ensureNamespace(name: string): Promise<void> {
+    try {
+      await host.create(CoreTypes.namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+    } catch {
+      // already there
+    }
+  }
+
+  /**
+   * `helm template` applied for real, except the webhook configurations, which only go through a
+   * server-side dry run: no webhook pod can run here, and they fail closed.
+   */
+  async function applyChart(namespace: string, set: string[]): Promise<Obj[]> {
+    await ensureNamespace(namespace);
+    const objs = await render(namespace, set);
+    const isWebhook = (o: Obj) => (o.kind ?? '').endsWith('WebhookConfiguration');
+    const write = (name: string, list: Obj[]) => {
+      const file = join(dir, `${namespace}-${name}.yaml`);
+      writeFileSync(file, list.map((o) => `---\n${JSON.stringify(o)}\n`).join(''));
+      return file;
+    };
+    const real = await kubectl([
+      'apply',
+      '--server-side',
+      '--field-manager=chart-test',
+      '-f',
+      write(
+        'real',
+        objs.filter((o) => !isWebhook(o)),
+      ),
+    ]);
+    assert.equal(real.code, 0, `kubectl apply: ${real.stderr}`);
+    const dry = await kubectl([
+      'apply',
+      '--server-side',
+      '--dry-run=server',
+      '--field-manager=chart-test',
+      '-f',
+      write('webhooks', objs.filter(isWebhook)),
+    ]);
+    assert.equal(dry.code, 0, `kubectl apply --dry-run=server: ${dry.stderr}`);
+    assert.equal((dry.stdout.match(/serverside-applied \(server dry run\)/g) ?? []).length, 2, dry.stdout);
+    return objs;
+  }
+
+  /** A kubeconfig for the host whose only credential is a token of the chart's controller ServiceAccount. */
+  async function controllerKubeconfig(namespace: string): Promise<string> {
+    const res = await host.request<{ status: { token: string } }>(
+      'POST',
+      `/api/v1/namespaces/${namespace}/serviceaccounts/kubefed-controller/token`,
+      {
+        body: {
+          apiVersion: 'authentication.k8s.io/v1',
+          kind: 'TokenRequest',
+          spec: { expirationSeconds: 3600 },
+        },
+      },
+    );
+    const file = join(dir, `${namespace}.kubeconfig`);
+    await writeKubeconfigFile(
+      file,
+      renderKubeconfig(
+        [{ name: 'host', server: fed.host.server, caData: fed.host.api.caData, token: res.status.token }],
+        'host',
+      ),
+    );
+    return file;
+  }
+
+  /** The controller manager as the chart's Deployment runs it (its flags), with the ServiceAccount's token. */
+  async function startAsChart(namespace: string, objs: Obj[]): Promise<ControllerManagerProcess> {
+    const c = find<DeploymentObj>(objs, 'Deployment', 'kubefed-controller-manager').spec.template.spec
+      .containers[0];
+    assert.ok(c);
+    const flags = [...c.command.slice(2).filter((f) => !f.startsWith('--v=')), ...(c.args ?? [])];
+    const cm = await startKubefedControllerManager({
+      kubeconfig: await controllerKubeconfig(namespace),
+      context: 'host',
+      namespace,
+      logFile: join(dir, `controller-manager-${namespace}.log`),
+      // Debug logs show the failures that are otherwise quiet (events, status writes).
+      args: [...flags, '--v=1'],
+    });
+    managers.push(cm);
+    return cm;
+  }
+
+  async function joinMember(cluster: string, namespace: string): Promise<void> {
+    const r = await kubefedctl([
+      'join',
+      cluster,
+      '--kubeconfig',
+      fed.kubeconfigPath,
+      '--host-cluster-context',
+      'host',
+      '--kubefed-namespace',
+      namespace,
+    ]);
+    assert.equal(r.code, 0, r.stderr);
+    await eventually(
+      `KubeFedCluster ${cluster} Ready`,
+      () =>
+        host.get<Obj & { status?: { conditions?: Array<{ type: string; status: string }> } }>(
+          KubeFedClusterType,
+          cluster,
+          namespace,
+        ),
+      (c) => Boolean(c.status?.conditions?.some((x) => x.type === 'Ready' && x.status === 'True')),
+      60_000,
+    );
+  }
+
+  /** Every line of the controller's log that mentions a denial (run with --v=1, so quiet ones show too). */
+  function forbidden(cm: ControllerManagerProcess): string[] {
+    return readFileSync(cm.logFile, 'utf8')
+      .split('\n')
+      .filter((l) => /forbidden/i.test(l));
+  }
+
+  async function allowed(namespace: string, attrs: Record<string, string>): Promise<boolean> {
+    const res = await host.request<{ status: { allowed: boolean } }>(
+      'POST',
+      '/apis/authorization.k8s.io/v1/subjectaccessreviews',
+      {
+        body: {
+          apiVersion: 'authorization.k8s.io/v1',
+          kind: 'SubjectAccessReview',
+          spec: { user: `system:serviceaccount:${namespace}:kubefed-controller`, resourceAttributes: attrs },
+        },
+      },
+    );
+    return res.status.allowed;
+  }
+
+  function fcm(name: string, namespace: string, cluster: string): Obj {
+    return {
+      apiVersion: `${FED_GROUP}/${FED_VERSION}`,
+      kind: 'FederatedConfigMap',
+      metadata: { name, namespace },
+      spec: { template: { data: { from: 'chart' } }, placement: { clusters: [{ name: cluster }] } },
+    };
+  }
+
+  test('Cluster scope: the controller federates to a member with nothing but the chart RBAC', async () => {
+    const objs = await applyChart(CLUSTER_NS, FAST);
+    const cm = await startAsChart(CLUSTER_NS, objs);
+    await joinMember('cluster1', CLUSTER_NS);
+    const c1 = fed.cluster('cluster1').client();
+    const ns = 'chart-test';
+    await ensureNamespace(ns);
+    await host.create(T.fns, {
+      apiVersion: `${FED_GROUP}/${FED_VERSION}`,
+      kind: 'FederatedNamespace',
+      metadata: { name: ns, namespace: ns },
+      spec: { placement: { clusters: [{ name: 'cluster1' }] } },
+    });
+    await host.create(T.fcm, fcm('settings', ns, 'cluster1'));
+    const copy = await eventually(
+      'the ConfigMap in cluster1',
+      () => getOrUndefined<Obj & { data?: Record<string, string> }>(c1, T.configmaps, 'settings', ns),
+      (o) => o?.data?.['from'] === 'chart',
+      90_000,
+    );
+    assert.equal(copy?.metadata.labels?.['kubefed.io/managed'], 'true');
+    // Written through the PropagatedVersion grant (a denial there is only logged, so look at the object).
+    await eventually(
+      'the PropagatedVersion of the FederatedConfigMap',
+      () =>
+        getOrUndefined<Obj & { status?: { clusterVersions?: unknown[] } }>(
+          host,
+          PropagatedVersionType,
+          'configmap-settings',
+          ns,
+        ),
+      (v) => (v?.status?.clusterVersions?.length ?? 0) > 0,
+    );
+    const ftc = await host.get<Obj & { status?: { propagationController?: string } }>(
+      FederatedTypeConfigType,
+      'configmaps',
+      CLUSTER_NS,
+    );
+    assert.equal(ftc.status?.propagationController, 'Running');
+    assert.ok(ftc.metadata.finalizers?.includes(FEDERATED_TYPE_CONFIG_FINALIZER));
+
+    // Multi-cluster DNS: an IngressDNSRecord gets its DNSEndpoint and a status.
+    await host.create(IngressDNSRecordType, {
+      apiVersion: 'multiclusterdns.kubefed.io/v1alpha1',
+      kind: 'IngressDNSRecord',
+      metadata: { name: 'web', namespace: ns },
+      spec: { hosts: ['web.example.test'] },
+    });
+    await eventually(
+      'the DNSEndpoint of the IngressDNSRecord',
+      () => getOrUndefined(host, DNSEndpointType, 'ingress-web', ns),
+      (o) => o !== undefined,
+    );
+    await eventually(
+      'the IngressDNSRecord status',
+      () => host.get<Obj & { status?: { conditions?: unknown[] } }>(IngressDNSRecordType, 'web', ns),
+      (o) => (o.status?.conditions?.length ?? 0) > 0,
+    );
+
+    // Replica scheduling: the RSP patches the FederatedDeployment and records its plan.
+    await host.create(T.fdeploy, {
+      apiVersion: `${FED_GROUP}/${FED_VERSION}`,
+      kind: 'FederatedDeployment',
+      metadata: { name: 'web', namespace: ns },
+      spec: {
+        template: {
+          spec: {
+            replicas: 1,
+            selector: { matchLabels: { app: 'web' } },
+            template: {
+              metadata: { labels: { app: 'web' } },
+              spec: { containers: [{ name: 'c', image: 'nginx' }] },
+            },
+          },
+        },
+        placement: { clusterSelector: {} },
+      },
+    });
+    await host.create(ReplicaSchedulingPreferenceType, {
+      apiVersion: 'scheduling.kubefed.io/v1alpha1',
+      kind: 'ReplicaSchedulingPreference',
+      metadata: { name: 'web', namespace: ns },
+      spec: { targetKind: 'FederatedDeployment', totalReplicas: 3, clusters: { '*': { weight: 1 } } },
+    });
+    await eventually(
+      'the RSP status',
+      () =>
+        host.get<Obj & { status?: { totalScheduled?: number } }>(ReplicaSchedulingPreferenceType, 'web', ns),
+      (o) => o.status?.totalScheduled === 3,
+    );
+    await eventually(
+      'the scheduled Deployment in cluster1',
+      () => getOrUndefined<Obj & { spec?: { replicas?: number } }>(c1, T.deployments, 'web', ns),
+      (o) => o?.spec?.replicas === 3,
+    );
+
+    assert.deepEqual(forbidden(cm), []);
+    // What it was not given, it does not have.
+    assert.equal(
+      await allowed(CLUSTER_NS, { verb: 'list', resource: 'secrets', namespace: 'default' }),
+      false,
+    );
+    assert.equal(
+      await allowed(CLUSTER_NS, {
+        verb: 'delete',
+        group: FED_GROUP,
+        resource: 'federatedconfigmaps',
+        namespace: ns,
+      }),
+      false,
+    );
+    assert.equal(await allowed(CLUSTER_NS, { verb: 'create', resource: 'configmaps', namespace: ns }), false);
+    await cm.process.stop();
+  });
+
+  test('Namespaced scope: the same with a Role in the release namespace only', async () => {
+    const team = 'team-a';
+    const objs = await applyChart(team, [...FAST, 'global.scope=Namespaced']);
+    const cm = await startAsChart(team, objs);
+    await joinMember('cluster2', team);
+    const c2 = fed.cluster('cluster2').client();
+    await host.create(T.fcm, fcm('settings', team, 'cluster2'));
+    await eventually(
+      'the ConfigMap in cluster2',
+      () => getOrUndefined<Obj & { data?: Record<string, string> }>(c2, T.configmaps, 'settings', team),
+      (o) => o?.data?.['from'] === 'chart',
+      90_000,
+    );
+    await eventually(
+      'the PropagatedVersion',
+      () =>
+        getOrUndefined<Obj & { status?: { clusterVersions?: unknown[] } }>(
+          host,
+          PropagatedVersionType,
+          'configmap-settings',
+          team,
+        ),
+      (v) => (v?.status?.clusterVersions?.length ?? 0) > 0,
+    );
+    const ns = await host.get<Obj & { status?: { propagationController?: string } }>(
+      FederatedTypeConfigType,
+      'namespaces',
+      team,
+    );
+    assert.equal(ns.status?.propagationController, 'NotRunning');
+    assert.deepEqual(forbidden(cm), []);
+    // Nothing outside its namespace.
+    const outside: Array<Record<string, string>> = [
+      { verb: 'list', group: FED_GROUP, resource: 'federatedconfigmaps', namespace: 'default' },
+      { verb: 'list', group: FED_GROUP, resource: 'federatedconfigmaps' },
+      { verb: 'list', resource: 'namespaces' },
+      { verb: 'create', resource: 'events', namespace: 'default' },
+      { verb: 'list', group: 'core.kubefed.io', resource: 'clusterpropagatedversions' },
+    ];
+    for (const attrs of outside) {
+      assert.equal(await allowed(team, attrs), false, JSON.stringify(attrs));
+    }
+    assert.equal(
+      await allowed(team, {
+        verb: 'list',
+        group: FED_GROUP,
+        resource: 'federatedconfigmaps',
+        namespace: team,
+      }),
+      true,
+    );
+    await cm.process.stop();
+  });
+
+  test('helm install (no webhook call: they come last), upgrade keeping the serving certificate, uninstall', async () => {
+    const ns = 'team-helm';
+    const kube = ['--kubeconfig', fed.kubeconfigPath, '--kube-context', 'host', '--namespace', ns];
+    const install = await helm([
+      'install',
+      RELEASE,
+      CHART,
+      ...kube,
+      '--create-namespace',
+      '--set',
+      'global.scope=Namespaced',
+    ]);
+    assert.equal(install.code, 0, install.stderr);
+    assert.match(
+      install.stdout,
+      /kubefed-ts 0\.1\.0 is installed in namespace team-helm with scope Namespaced/,
+    );
+    const cfg = await host.get<Obj & { spec: { scope: string } }>(KubeFedConfigType, 'kubefed', ns);
+    assert.equal(cfg.spec.scope, 'Namespaced');
+    const ftcs = await host.list(FederatedTypeConfigType, { namespace: ns });
+    assert.equal(ftcs.items.length, 10);
+    const secret = await host.get<Obj & { data: Record<string, string> }>(
+      CoreTypes.secrets,
+      'kubefed-admission-webhook-serving-cert',
+      ns,
+    );
+    const vwc = {
+      group: 'admissionregistration.k8s.io',
+      version: 'v1',
+      plural: 'validatingwebhookconfigurations',
+      namespaced: false,
+    };
+    const caBundles = async () =>
+      (
+        await host.get<Obj & { webhooks: WebhookObj[] }>(vwc, `validations.core.kubefed.io-${ns}`)
+      ).webhooks.map((w) => w.clientConfig.caBundle);
+    assert.deepEqual(await caBundles(), Array(4).fill(secret.data['ca.crt']));
+
+    // An upgrade, rendered against the live release (lookup works with --dry-run=server). Not applied:
+    // Helm patches the FTCs and the KubeFedConfig on upgrade, which goes through the (fail-closed)
+    // webhooks, and no webhook pod runs here.
+    const upgrade = await helm([
+      'upgrade',
+      RELEASE,
+      CHART,
+      ...kube,
+      '--reuse-values',
+      '--set',
+      'controllermanager.controller.replicaCount=3',
+      '--dry-run=server',
+      '--output',
+      'json',
+    ]);
+    assert.equal(upgrade.code, 0, upgrade.stderr);
+    const manifest = parseAllDocuments((JSON.parse(upgrade.stdout) as { manifest: string }).manifest)
+      .map((d) => d.toJS() as Obj | null)
+      .filter((o): o is Obj => o !== null);
+    assert.equal(find<DeploymentObj>(manifest, 'Deployment', 'kubefed-controller-manager').spec.replicas, 3);
+    const next = find<Obj & { data: Record<string, string> }>(
+      manifest,
+      'Secret',
+      'kubefed-admission-webhook-serving-cert',
+    );
+    assert.deepEqual(next.data, secret.data, 'the upgrade would replace the serving certificate');
+    for (const w of webhooksOf(
+      manifest,
+      'ValidatingWebhookConfiguration',
+      `validations.core.kubefed.io-${ns}`,
+    )) {
+      assert.equal(w.clientConfig.caBundle, secret.data['ca.crt'], w.name);
+    }
+
+    const uninstall = await helm(['uninstall', RELEASE, ...kube, '--wait', '--timeout', '2m']);
+    assert.equal(uninstall.code, 0, uninstall.stderr);
+    for (const [type, name, namespace] of [
+      [vwc, `validations.core.kubefed.io-${ns}`, undefined],
+      [KubeFedConfigType, 'kubefed', ns],
+      [CoreTypes.secrets, 'kubefed-admission-webhook-serving-cert', ns],
+    ] as const) {
+      await eventually(
+        `${name} deleted`,
+        () => getOrUndefined(host, type, name, namespace),
+        (o) => o === undefined,
+      );
+    }
+  });
+});
