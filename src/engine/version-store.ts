@@ -126,7 +126,13 @@ export class VersionStore {
         this.#cache.set(key, { status, resourceVersion: updated.metadata.resourceVersion });
         return;
       } catch (e) {
-        if (isForbidden(e)) return; // typically the namespace is terminating
+        if (isForbidden(e)) {
+          // A terminating namespace refuses new objects, which is expected; anything else is missing RBAC.
+          const terminating = /being terminated/.test(errorMessage(e));
+          if (!terminating)
+            this.#log.warn({ version: key, err: errorMessage(e) }, 'forbidden to write propagated version');
+          return;
+        }
         if (Date.now() > deadline) {
           this.#log.warn({ version: key, err: errorMessage(e) }, 'could not write propagated version');
           this.#cache.set(key, { status, resourceVersion: entry?.resourceVersion });

@@ -1,5 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { CoreTypes, type KubeClient, type KubeObject } from '../kube/client/index.ts';
+import {
+  CoreTypes,
+  errorMessage,
+  isForbidden,
+  type KubeClient,
+  type KubeObject,
+} from '../kube/client/index.ts';
 import { type Logger, silentLogger } from './logger.ts';
 
 export type EventType = 'Normal' | 'Warning';
@@ -63,7 +69,9 @@ export class EventRecorder {
       this.#recent.set(key, { name, namespace, count: 1 });
     } catch (e) {
       this.#recent.delete(key);
-      this.#log.debug({ err: (e as Error).message, reason }, 'could not record event');
+      // Events are best effort; a denial other than a terminating namespace means missing RBAC, so say it.
+      const denied = isForbidden(e) && !/being terminated/.test(errorMessage(e));
+      this.#log[denied ? 'warn' : 'debug']({ err: errorMessage(e), reason }, 'could not record event');
     }
   }
 }

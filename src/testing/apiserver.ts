@@ -120,7 +120,9 @@ export class ApiServer {
         '--profiling=false',
         '--v=0',
       ],
-      { logFile: join(d, 'kube-apiserver.log') },
+      // Everything it calls (webhooks, aggregated APIs) is on this machine: a proxy from the environment
+      // would receive calls to Service IPs and answer with its own certificate.
+      { logFile: join(d, 'kube-apiserver.log'), env: withoutProxy(process.env) },
     );
     const proc = this.#proc;
     await waitFor(
@@ -156,4 +158,11 @@ export class ApiServer {
   kill(): void {
     this.#proc?.killNow();
   }
+}
+
+const PROXY_VARIABLES = new Set(['http_proxy', 'https_proxy', 'all_proxy', 'no_proxy']);
+
+/** `env` without HTTP(S)_PROXY, ALL_PROXY and NO_PROXY in either case. */
+export function withoutProxy(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([k]) => !PROXY_VARIABLES.has(k.toLowerCase())));
 }
