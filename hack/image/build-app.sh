@@ -23,6 +23,7 @@ if [[ -e "$out" && -n "$(ls -A "$out" 2>/dev/null)" ]]; then
   exit 1
 fi
 mkdir -p "$out"
+out="$(cd "$out" && pwd)" # absolute: the script changes directory below
 
 # Only what runs: sources (TypeScript, run by Node's type stripping, so there is no build step), the
 # generated CRDs (kubefedctl enable/local-up read them), and the manifests npm needs.

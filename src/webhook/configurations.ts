@@ -123,14 +123,16 @@ export function webhookConfigurations(opts: WebhookConfigurationOptions): Webhoo
           WebhookPath.ValidateKubeFedConfig,
           core(createUpdate, ['kubefedconfigs']),
         ),
-        // `*` matches every resource of the group but no subresource: status writes are not sent.
+        // `*` matches every resource of the group but no subresource: status writes are not sent. A
+        // namespaceSelector does not apply to cluster-scoped objects, so with one (a Namespaced control
+        // plane) only namespaced resources are sent, as in the chart.
         webhook(WebhookName.Federated, WebhookPath.ValidateFederated, [
           {
             operations: createUpdate,
             apiGroups: [opts.federatedGroup ?? FEDERATED_GROUP],
             apiVersions: ['*'],
             resources: ['*'],
-            scope: '*',
+            scope: opts.namespaceSelector ? 'Namespaced' : '*',
           },
         ]),
       ],

@@ -45,7 +45,11 @@ function buildCommand() {
       'directory with the serving certificate, tls.crt and tls.key (a kubernetes.io/tls Secret); reloaded when the files change',
       '/var/serving-cert',
     )
-    .option('--bind-address <ip>', 'address to listen on (kubefed-ts extension)', '0.0.0.0')
+    .option(
+      '--bind-address <ip>',
+      'address to listen on; empty means every IPv4 and IPv6 address, as Go\'s ":8443" (kubefed-ts extension)',
+      '',
+    )
     .option(
       '--generate-self-signed-certs',
       'when tls.crt/tls.key are missing, generate a CA and a certificate for localhost and 127.0.0.1 into --cert-dir ' +

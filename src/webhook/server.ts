@@ -18,6 +18,7 @@ const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
 export interface WebhookServerOptions {
   certDir: string;
+  /** Address to listen on; empty for every IPv4 and IPv6 address. */
   host: string;
   port: number;
   logger: Logger;
@@ -65,6 +66,7 @@ export class WebhookServer {
   #watcher: FSWatcher | undefined;
   #timer: NodeJS.Timeout | undefined;
   #debounce: NodeJS.Timeout | undefined;
+  #closed = false;
 
   private constructor(opts: WebhookServerOptions, pair: KeyPair) {
     this.#opts = opts;
@@ -90,7 +92,7 @@ export class WebhookServer {
   #listen(): Promise<void> {
     return new Promise((resolve, reject) => {
       this.#server.once('error', reject);
-      this.#server.listen(this.#opts.port, this.#opts.host, () => {
+      this.#server.listen(this.#opts.port, this.#opts.host || undefined, () => {
         this.#server.off('error', reject);
         this.#server.on('error', (e) => this.#log.error({ err: e.message }, 'webhook server error'));
         resolve();
@@ -103,6 +105,8 @@ export class WebhookServer {
     try {
       // Secret volumes change by swapping a symlink: watch the directory, not the files.
       this.#watcher = watch(this.#opts.certDir, () => {
+        // An event already queued when close() ran must not start a timer that outlives the server.
+        if (this.#closed) return;
         clearTimeout(this.#debounce);
         this.#debounce = setTimeout(check, 100);
       });
@@ -192,6 +196,7 @@ export class WebhookServer {
   }
 
   async close(): Promise<void> {
+    this.#closed = true;
     clearInterval(this.#timer);
     clearTimeout(this.#debounce);
     this.#watcher?.close();

@@ -66,7 +66,7 @@ interface PodSpec {
   automountServiceAccountToken?: boolean;
   securityContext: Record<string, unknown>;
   containers: Container[];
-  volumes?: Array<{ name: string; secret?: { secretName: string } }>;
+  volumes?: Array<{ name: string; secret?: { secretName: string; defaultMode?: number } }>;
 }
 interface DeploymentObj extends Obj {
   spec: { replicas: number; selector: { matchLabels: Record<string, string> }; template: { spec: PodSpec } };
@@ -380,10 +380,10 @@ describe('charts/kubefed-ts rendered by helm template', () => {
         readOnly: true,
       },
     );
-    assert.equal(
-      pod.volumes?.find((v) => v.name === 'serving-cert')?.secret?.secretName,
-      'kubefed-admission-webhook-serving-cert',
-    );
+    const servingCert = pod.volumes?.find((v) => v.name === 'serving-cert')?.secret;
+    assert.equal(servingCert?.secretName, 'kubefed-admission-webhook-serving-cert');
+    // Readable by the pod's group (fsGroup) only, whichever YAML version reads the manifest.
+    assert.equal(servingCert?.defaultMode, 0o440);
     const svc = find<Obj & { spec: { ports: unknown[]; selector: unknown } }>(
       objs,
       'Service',
@@ -567,6 +567,10 @@ describe('charts/kubefed-ts rendered by helm template', () => {
     ]) {
       const role = find(objs, 'ClusterRole', name ?? '');
       assert.equal(role.metadata.labels?.[`rbac.authorization.k8s.io/${label}`], 'true');
+    }
+    for (const b of objs.filter((o) => o.kind === 'RoleBinding' || o.kind === 'ClusterRoleBinding')) {
+      const ref = (b as Obj & { roleRef: { name: string } }).roleRef.name;
+      assert.ok(!/^kubefed-(admin|edit|view)/.test(ref), `${b.metadata.name} binds ${ref}`);
     }
     for (const r of rulesOf(objs, 'ClusterRole', 'kubefed-view'))
       assert.deepEqual(r.verbs, ['get', 'list', 'watch']);

@@ -46,10 +46,14 @@ describe('/metrics of a running federation', () => {
 
   test('cluster health, leader, worker and client series before anything is federated', async () => {
     const s = await scrapeUntil(
-      'both members ready in kubefedcluster_total',
+      'both members ready in kubefedcluster_total, and the ConfigMap sync controller started',
       (s) =>
         value(s, 'kubefedcluster_total', { state: 'ready', cluster: 'cluster1' }) === 1 &&
-        value(s, 'kubefedcluster_total', { state: 'ready', cluster: 'cluster2' }) === 1,
+        value(s, 'kubefedcluster_total', { state: 'ready', cluster: 'cluster2' }) === 1 &&
+        value(s, 'controller_runtime_max_concurrent_reconciles', { controller: 'federatedconfigmap' }) !==
+          undefined &&
+        // Member clients of the sync controllers, built once their clusters are known (one per member).
+        (value(s, 'cluster_client_connection_duration_seconds_count') ?? 0) >= 2,
     );
     for (const cluster of ['cluster1', 'cluster2']) {
       assert.equal(value(s, 'kubefedcluster_total', { state: 'notready', cluster }), 0);
@@ -82,8 +86,6 @@ describe('/metrics of a running federation', () => {
       );
       assert.ok((value(s, 'rest_client_request_duration_seconds_count', { cluster }) ?? 0) > 0);
     }
-    // Member clients of the sync controllers were built (one per member).
-    assert.ok((value(s, 'cluster_client_connection_duration_seconds_count') ?? 0) >= 2);
   });
 
   test('federating objects moves reconcile, work queue and dispatch series', async () => {

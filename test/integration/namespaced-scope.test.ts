@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import {
   API_VERSION,
+  FederatedTypeConfigType,
   KUBEFED_CONFIG_KIND,
   KubeFedClusterType,
   KubeFedConfigType,
@@ -166,18 +167,18 @@ describe('a namespaced control plane (KubeFedConfig scope Namespaced)', () => {
   });
 
   test('cluster-scoped types are not propagated by a namespaced control plane', async () => {
-    const ftc = await host.get<KubeObject & { status?: { propagationController?: string } }>(
-      { group: 'core.kubefed.io', version: 'v1beta1', plural: 'federatedtypeconfigs', namespaced: true },
-      'clusterroles.rbac.authorization.k8s.io',
-      A,
-    );
-    assert.notEqual(ftc.status?.propagationController, 'Running');
-    const configmaps = await host.get<KubeObject & { status?: { propagationController?: string } }>(
-      { group: 'core.kubefed.io', version: 'v1beta1', plural: 'federatedtypeconfigs', namespaced: true },
-      'configmaps',
-      A,
-    );
-    assert.equal(configmaps.status?.propagationController, 'Running');
+    type Ftc = KubeObject & { status?: { observedGeneration?: number; propagationController?: string } };
+    // The controller has looked at the FTC (status written for its generation) and decided not to run it.
+    const observed = (name: string) =>
+      eventually(
+        `FTC ${name} observed`,
+        () => host.get<Ftc>(FederatedTypeConfigType, name, A),
+        (f) => f.status?.observedGeneration === f.metadata.generation,
+      );
+    for (const name of ['clusterroles.rbac.authorization.k8s.io', 'namespaces']) {
+      assert.equal((await observed(name)).status?.propagationController, 'NotRunning', name);
+    }
+    assert.equal((await observed('configmaps')).status?.propagationController, 'Running');
   });
 });
 

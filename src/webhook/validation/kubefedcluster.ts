@@ -130,14 +130,19 @@ function disabledTLSValidationsErrors(path: string, value: unknown): FieldError[
 function proxyUrlErrors(path: string, value: unknown): FieldError[] {
   if (isMissing(value) || value === '') return [];
   if (typeof value !== 'string') return [invalid(path, asFieldValue(value), 'must be a string')];
+  const schemeError = invalid(path, value, 'proxy URL scheme must be one of: [http, https, socks5]');
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    return [invalid(path, value, 'error parsing the proxy URL')];
+    // Go's url.Parse takes a value without a scheme ("proxy.example.com") as a bare path, so KubeFed
+    // reports the scheme; only a value with a scheme can fail to parse there.
+    return [
+      /^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(value)
+        ? invalid(path, value, 'error parsing the proxy URL')
+        : schemeError,
+    ];
   }
-  if (!PROXY_SCHEMES.includes(url.protocol.slice(0, -1))) {
-    return [invalid(path, value, 'proxy URL scheme must be one of: [http, https, socks5]')];
-  }
+  if (!PROXY_SCHEMES.includes(url.protocol.slice(0, -1))) return [schemeError];
   return [];
 }

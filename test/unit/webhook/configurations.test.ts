@@ -79,6 +79,12 @@ describe('webhookConfigurations', () => {
     for (const w of [...validating.webhooks, ...mutating.webhooks])
       assert.deepEqual(w.namespaceSelector, { matchLabels: { name: 'kube-federation-system' } });
     assert.deepEqual(validating.webhooks[3]?.rules[0]?.apiGroups, ['federation.example.com']);
+    // A namespaceSelector cannot exclude cluster-scoped objects: those are left out by the rule's scope.
+    assert.equal(validating.webhooks[3]?.rules[0]?.scope, 'Namespaced');
+    assert.equal(
+      webhookConfigurations({ caBundle: '', url: 'https://x' }).validating.webhooks[3]?.rules[0]?.scope,
+      '*',
+    );
     assert.equal(
       webhookConfigurations({ caBundle: '', url: 'https://x', nameSuffix: '-ns' }).validating.metadata.name,
       'validations.core.kubefed.io-ns',

@@ -102,9 +102,15 @@ describe('validateKubeFedCluster: spec', () => {
       messages(cluster({ proxyURL: 'ftp://proxy' })),
       'spec.proxyURL: Invalid value: "ftp://proxy": proxy URL scheme must be one of: [http, https, socks5]',
     );
+    // Without a scheme Go's url.Parse sees a bare path, so KubeFed names the scheme.
+    for (const proxyURL of ['proxy.example.com', 'not a url'])
+      assert.equal(
+        messages(cluster({ proxyURL })),
+        `spec.proxyURL: Invalid value: "${proxyURL}": proxy URL scheme must be one of: [http, https, socks5]`,
+      );
     assert.equal(
-      messages(cluster({ proxyURL: 'not a url' })),
-      'spec.proxyURL: Invalid value: "not a url": error parsing the proxy URL',
+      messages(cluster({ proxyURL: 'http://exa mple.com' })),
+      'spec.proxyURL: Invalid value: "http://exa mple.com": error parsing the proxy URL',
     );
   });
 
