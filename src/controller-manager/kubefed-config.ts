@@ -14,7 +14,13 @@ import {
   type ResolvedKubeFedConfig,
   resolveKubeFedConfig,
 } from '../config/index.ts';
-import { isAlreadyExists, isNotFound, type KubeClient, type KubeObject } from '../kube/client/index.ts';
+import {
+  isAlreadyExists,
+  isForbidden,
+  isNotFound,
+  type KubeClient,
+  type KubeObject,
+} from '../kube/client/index.ts';
 import type { Logger } from '../runtime/logger.ts';
 
 type ConfigObject = KubeFedConfig & KubeObject;
@@ -99,7 +105,17 @@ async function getOrCreate(
         { from: existing.spec.scope, to: envScope },
         'recreating KubeFedConfig with the scope from DEFAULT_KUBEFED_SCOPE',
       );
-      await client.delete(KubeFedConfigType, KUBEFED_CONFIG_NAME, { namespace });
+      try {
+        await client.delete(KubeFedConfigType, KUBEFED_CONFIG_NAME, { namespace });
+      } catch (e) {
+        // The Helm chart grants no delete: scope is immutable there, so say what to do instead of retrying.
+        if (!isForbidden(e)) throw e;
+        throw new FatalConfigError(
+          `KubeFedConfig ${namespace}/${KUBEFED_CONFIG_NAME} has scope ${existing.spec.scope} but ` +
+            `DEFAULT_KUBEFED_SCOPE is ${envScope}, and deleting it to change the scope is forbidden: ` +
+            'scope cannot change in place; reinstall the control plane with the new scope',
+        );
+      }
     } else {
       return existing;
     }

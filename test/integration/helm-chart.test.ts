@@ -996,6 +996,27 @@ describe('charts/kubefed-ts on a real kube-apiserver', () => {
       true,
     );
     await cm.process.stop();
+
+    // A scope that differs from the stored one would mean deleting the KubeFedConfig (KubeFed's rule), which
+    // the chart does not grant: a one-line fatal error saying what to do, not a retry loop.
+    const mismatched = await startKubefedControllerManager({
+      kubeconfig: await controllerKubeconfig(team),
+      context: 'host',
+      namespace: team,
+      logFile: join(dir, 'controller-manager-scope-mismatch.log'),
+      env: { DEFAULT_KUBEFED_SCOPE: 'Cluster' },
+      waitReady: false,
+    });
+    managers.push(mismatched);
+    assert.equal(await mismatched.process.exited, 1);
+    assert.match(
+      mismatched.process.tail(),
+      /^Error: KubeFedConfig team-a\/kubefed has scope Namespaced but DEFAULT_KUBEFED_SCOPE is Cluster, and deleting it to change the scope is forbidden/m,
+    );
+    assert.equal(
+      (await host.get<Obj & { spec: { scope: string } }>(KubeFedConfigType, 'kubefed', team)).spec.scope,
+      'Namespaced',
+    );
   });
 
   test('helm install (no webhook call: they come last), upgrade keeping the serving certificate, uninstall', async () => {
