@@ -4,13 +4,16 @@ import type { Registry } from 'prom-client';
 
 export type Check = () => true | string;
 
-/** Parses Go-style listen addresses: ":8080", "127.0.0.1:9090", "[::1]:8080". */
-export function parseListenAddress(addr: string): { host: string; port: number } {
+/**
+ * Parses Go-style listen addresses: ":8080", "127.0.0.1:9090", "[::1]:8080". An empty host (":8080") means
+ * every IPv4 and IPv6 address, as in Go; it is returned as undefined, which Node's listen reads the same way.
+ */
+export function parseListenAddress(addr: string): { host: string | undefined; port: number } {
   const m = /^(?:\[([^\]]+)\]|([^:]*)):(\d+)$/.exec(addr);
   if (!m) throw new Error(`invalid listen address "${addr}": want host:port or :port`);
   const port = Number(m[3]);
   if (port > 65535) throw new Error(`invalid listen address "${addr}": port out of range`);
-  return { host: m[1] ?? (m[2] || '0.0.0.0'), port };
+  return { host: m[1] ?? (m[2] || undefined), port };
 }
 
 /**

@@ -10,7 +10,7 @@ test('Lease times are MicroTime with exactly six fractional digits (the API serv
 });
 
 test('Go-style listen addresses, as KubeFed flags take them', () => {
-  assert.deepEqual(parseListenAddress(':8080'), { host: '0.0.0.0', port: 8080 });
+  assert.deepEqual(parseListenAddress(':8080'), { host: undefined, port: 8080 });
   assert.deepEqual(parseListenAddress('127.0.0.1:9090'), { host: '127.0.0.1', port: 9090 });
   assert.deepEqual(parseListenAddress('[::1]:0'), { host: '::1', port: 0 });
   assert.throws(() => parseListenAddress('8080'), /invalid listen address/);
