@@ -127,6 +127,24 @@ export async function createFederatedNamespace(
   });
 }
 
+/** A FederatedConfigMap with `data`, placed on the named clusters or, by default, on every cluster. */
+export function federatedConfigMap(
+  name: string,
+  namespace: string,
+  data: Record<string, string>,
+  clusters?: string[],
+): KubeObject {
+  return {
+    apiVersion: `${FED_GROUP}/${FED_VERSION}`,
+    kind: 'FederatedConfigMap',
+    metadata: { name, namespace },
+    spec: {
+      template: { data },
+      placement: clusters ? { clusters: clusters.map((n) => ({ name: n })) } : { clusterSelector: {} },
+    },
+  };
+}
+
 /** Events recorded on an object, by reason. */
 export async function eventReasons(host: KubeClient, namespace: string, name: string): Promise<string[]> {
   const list = await host.list<KubeObject & { reason?: string; involvedObject?: { name?: string } }>(

@@ -18,9 +18,8 @@ import { waitFor } from '../../src/testing/ports.ts';
 import {
   createFederatedNamespace,
   eventually,
-  FED_GROUP,
-  FED_VERSION,
   type FedObject,
+  federatedConfigMap,
   getOrUndefined,
   propagation,
   T,
@@ -84,14 +83,8 @@ class WriteLog {
   }
 }
 
-function fcm(name: string, data: Record<string, string>): KubeObject {
-  return {
-    apiVersion: `${FED_GROUP}/${FED_VERSION}`,
-    kind: 'FederatedConfigMap',
-    metadata: { name, namespace: NAMESPACE },
-    spec: { template: { data }, placement: { clusterSelector: {} } },
-  };
-}
+const fcm = (name: string, data: Record<string, string>): KubeObject =>
+  federatedConfigMap(name, NAMESPACE, data);
 
 describe('high availability: two controller managers, one leader', () => {
   let fed: Federation;

@@ -34,7 +34,14 @@ import {
 } from '../../src/testing/controller-manager-process.ts';
 import { type Federation, startFederation } from '../../src/testing/federation.ts';
 import { webhookConfigurations } from '../../src/webhook/index.ts';
-import { eventually, FED_GROUP, FED_VERSION, getOrUndefined, T } from './federation-helpers.ts';
+import {
+  eventually,
+  FED_GROUP,
+  FED_VERSION,
+  federatedConfigMap,
+  getOrUndefined,
+  T,
+} from './federation-helpers.ts';
 import { kubefedctl } from './helpers.ts';
 
 const CHART = join(REPO_ROOT, 'charts/kubefed-ts');
@@ -820,14 +827,8 @@ describe('charts/kubefed-ts on a real kube-apiserver', () => {
     return res.status.allowed;
   }
 
-  function fcm(name: string, namespace: string, cluster: string): Obj {
-    return {
-      apiVersion: `${FED_GROUP}/${FED_VERSION}`,
-      kind: 'FederatedConfigMap',
-      metadata: { name, namespace },
-      spec: { template: { data: { from: 'chart' } }, placement: { clusters: [{ name: cluster }] } },
-    };
-  }
+  const fcm = (name: string, namespace: string, cluster: string) =>
+    federatedConfigMap(name, namespace, { from: 'chart' }, [cluster]);
 
   test('Cluster scope: the controller federates to a member with nothing but the chart RBAC', async () => {
     const objs = await applyChart(CLUSTER_NS, FAST);

@@ -6,8 +6,7 @@ import { type Federation, startFederation } from '../../src/testing/federation.t
 import {
   createFederatedNamespace,
   eventually,
-  FED_GROUP,
-  FED_VERSION,
+  federatedConfigMap,
   getOrUndefined,
   startPropagation,
   T,
@@ -17,14 +16,8 @@ import { type Sample, scrape, value } from './prometheus.ts';
 const NAMESPACE = 'metrics-test';
 const NAMES = ['m-0', 'm-1', 'm-2'];
 
-function fcm(name: string, data: Record<string, string>): KubeObject {
-  return {
-    apiVersion: `${FED_GROUP}/${FED_VERSION}`,
-    kind: 'FederatedConfigMap',
-    metadata: { name, namespace: NAMESPACE },
-    spec: { template: { data }, placement: { clusterSelector: {} } },
-  };
-}
+const fcm = (name: string, data: Record<string, string>): KubeObject =>
+  federatedConfigMap(name, NAMESPACE, data);
 
 describe('/metrics of a running federation', () => {
   let fed: Federation;

@@ -18,9 +18,8 @@ import {
 import { type Federation, startFederation } from '../../src/testing/federation.ts';
 import {
   eventually,
-  FED_GROUP,
-  FED_VERSION,
   type FedObject,
+  federatedConfigMap,
   getOrUndefined,
   propagation,
   T,
@@ -32,14 +31,8 @@ import { scrape, value } from './prometheus.ts';
 const A = 'team-a';
 const B = 'team-b';
 
-function fcm(name: string, namespace: string): KubeObject {
-  return {
-    apiVersion: `${FED_GROUP}/${FED_VERSION}`,
-    kind: 'FederatedConfigMap',
-    metadata: { name, namespace },
-    spec: { template: { data: { from: namespace } }, placement: { clusterSelector: {} } },
-  };
-}
+const fcm = (name: string, namespace: string): KubeObject =>
+  federatedConfigMap(name, namespace, { from: namespace });
 
 describe('a namespaced control plane (KubeFedConfig scope Namespaced)', () => {
   let fed: Federation;
