@@ -1,7 +1,7 @@
 # The README's two commands are `make local-up` and `make test`; both install what they need first.
 NPM_STAMP := node_modules/.package-lock.json
 
-.PHONY: local-up local-down test check unit integration binaries crds format lint typecheck clean
+.PHONY: local-up local-down test check unit integration binaries crds format lint typecheck clean bench
 
 $(NPM_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -23,6 +23,9 @@ unit: $(NPM_STAMP)
 
 integration: $(NPM_STAMP)
 	npm run binaries >/dev/null && npm run test:integration
+
+bench: $(NPM_STAMP) ## kubefed-ts vs KubeFed v0.10.0 on local apiservers (docs/benchmarks.md); flags: make bench BENCH_ARGS="--objects 200"
+	npm run --silent bench -- $(BENCH_ARGS)
 
 binaries: ## Build kube-apiserver & co. into ~/.cache/kubefed-ts/<version>/bin (no-op when cached)
 	bash hack/install-k8s-binaries.sh

@@ -1,0 +1,671 @@
+// The benchmark itself: one federation of real apiservers; the ceiling, then each system in turn on the
+// same clusters, with everything the previous phase left removed in between. Only one controller runs
+// at a time, and the benchmark's own clients only read (watches) while a controller is measured.
+import { execFileSync } from 'node:child_process';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { join } from 'node:path';
+import {
+  API_VERSION,
+  FederatedTypeConfigType,
+  KUBEFED_CONFIG_KIND,
+  KubeFedClusterType,
+  KubeFedConfigType,
+} from '../src/api/core/v1beta1/index.ts';
+import { defaultKubeFedConfigSpec } from '../src/config/index.ts';
+import {
+  ApiError,
+  CoreTypes,
+  errorMessage,
+  isAlreadyExists,
+  isNotFound,
+  KubeClient,
+  type KubeObject,
+  type ResourceType,
+  resourcePath,
+  withQuery,
+} from '../src/kube/client/index.ts';
+import { type Federation, startFederation } from '../src/testing/federation.ts';
+import {
+  CpuAccount,
+  MemberTracker,
+  pidsWithArg,
+  procSample,
+  quantile,
+  scrapeWrites,
+  writesBetween,
+} from './measure.ts';
+import { KUBEFED_NAMESPACE, type RunningController, SYSTEMS, type SystemId } from './systems.ts';
+import { type BenchKind, federatedObject, KINDS, memberObject, objectName } from './workload.ts';
+
+export interface BenchOptions {
+  members: number;
+  objects: number;
+  kinds: Array<BenchKind['id']>;
+  systems: SystemId[];
+  idleSeconds: number;
+  updateSamples: number;
+  ceilingConcurrency: number[];
+  /** KubeFedConfig spec.syncController.maxConcurrentReconciles for both systems; unset = default (1). */
+  syncWorkers?: number;
+  /** --rest-config-qps / --rest-config-burst for both controller managers; unset = their default (100/200). */
+  restConfigQps?: number;
+  restConfigBurst?: number;
+  /** Write kubefed-ts's CPU profile (node --cpu-prof) into this directory. */
+  cpuProfDir?: string;
+  /** Give up on one wait (a propagation, a cleanup) after this long. */
+  timeoutSeconds: number;
+  /** Where logs and state go (a temp dir by default, removed unless keep). */
+  dir?: string;
+  keep?: boolean;
+  log(msg: string): void;
+}
+
+export const DEFAULT_OPTIONS: Omit<BenchOptions, 'log'> = {
+  members: 3,
+  objects: 1000,
+  kinds: ['configmaps', 'deployments'],
+  systems: ['kubefed-ts', 'kubefed'],
+  idleSeconds: 300,
+  updateSamples: 30,
+  ceilingConcurrency: [8, 32, 128],
+  timeoutSeconds: 900,
+};
+
+export interface Throughput {
+  seconds: number;
+  /** Member objects (N × members) per second. */
+  objectsPerSecond: number;
+  arrived: number;
+  expected: number;
+  /** CPU seconds per process group while it ran (controller, host/member apiservers, etcd, bench). */
+  cpu?: Record<string, number>;
+}
+
+export interface Latency {
+  p50Ms: number;
+  p99Ms: number;
+  samples: number;
+}
+
+export interface SystemResult {
+  system: SystemId;
+  label: string;
+  cold: Partial<Record<BenchKind['id'], Throughput>>;
+  updateIdle: Latency;
+  updateLoaded: Latency;
+  /** Writes to member apiservers (configmaps, deployments, namespaces) over the idle window. */
+  memberWrites: number;
+  /** Writes to federated objects and PropagatedVersions in the host over the idle window. */
+  hostWrites: number;
+  idleSeconds: number;
+  cpuSeconds: number;
+  rssBytes: number;
+  /** Heap in use as the controller's own runtime reports it (V8 / Go), at the same moment. */
+  heapBytes?: number;
+  /** CPU seconds the controller used from start to the end of the idle window. */
+  totalCpuSeconds: number;
+}
+
+export interface CeilingResult {
+  kind: BenchKind['id'];
+  best: Throughput & { concurrency: number };
+  tried: Array<{ concurrency: number; seconds: number; objectsPerSecond: number }>;
+}
+
+export interface MachineFacts {
+  cpus: number;
+  cpuModel: string;
+  memoryGiB: number;
+  node: string;
+  go: string;
+  kubernetes: string;
+  loadBefore: number[];
+  loadAfter: number[];
+}
+
+export interface BenchReport {
+  options: Omit<BenchOptions, 'log'>;
+  machine: MachineFacts;
+  ceiling: CeilingResult[];
+  systems: SystemResult[];
+  wallSeconds: number;
+}
+
+const MANAGED = 'kubefed.io/managed=true';
+/** Member write counters that belong to propagation (the same resources for both systems). */
+const MEMBER_RESOURCES = new Set(['configmaps', 'apps/deployments', 'namespaces']);
+const HOST_RESOURCES = (r: string) =>
+  r.startsWith('types.kubefed.io/') || r === 'core.kubefed.io/propagatedversions';
+
+const FNS: ResourceType = {
+  group: 'types.kubefed.io',
+  version: 'v1beta1',
+  plural: 'federatednamespaces',
+  namespaced: true,
+  kind: 'FederatedNamespace',
+};
+const PROPAGATED_VERSIONS: ResourceType = {
+  group: 'core.kubefed.io',
+  version: 'v1alpha1',
+  plural: 'propagatedversions',
+  namespaced: true,
+  kind: 'PropagatedVersion',
+};
+
+/** Runs fn over items with at most n in flight. */
+async function pool<T>(items: T[], n: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(n, items.length) }, async () => {
+      while (next < items.length) await fn(items[next++] as T);
+    }),
+  );
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function fastClient(fed: Federation, name: string, connections = 32): KubeClient {
+  return new KubeClient(fed.cluster(name).api.restConfig, {
+    name: `bench-${name}`,
+    qps: 0,
+    connections,
+    timeoutMs: 60_000,
+    userAgent: 'kubefed-ts-bench',
+  });
+}
+
+async function ignoreNotFound(p: Promise<unknown>): Promise<void> {
+  try {
+    await p;
+  } catch (e) {
+    if (!isNotFound(e)) throw e;
+  }
+}
+
+async function deleteCollection(
+  c: KubeClient,
+  type: ResourceType,
+  namespace: string | undefined,
+  q: Record<string, string> = {},
+) {
+  const res = await c.requestRaw('DELETE', withQuery(resourcePath(type, { namespace }), q));
+  if (res.statusCode >= 300 && res.statusCode !== 404)
+    throw new Error(`deletecollection ${type.plural}: ${res.statusCode} ${res.body.slice(0, 300)}`);
+}
+
+async function createNamespace(c: KubeClient, name: string): Promise<void> {
+  try {
+    await c.create(CoreTypes.namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+  } catch (e) {
+    if (!isAlreadyExists(e)) throw e;
+  }
+}
+
+function machineFacts(kubernetes: string): MachineFacts {
+  let go = 'n/a';
+  try {
+    go = execFileSync('go', ['env', 'GOVERSION'], { encoding: 'utf8' }).trim();
+  } catch {
+    // no Go on PATH: KubeFed came from KUBEFED_TS_CACHE
+  }
+  return {
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model ?? 'unknown',
+    memoryGiB: Math.round((totalmem() / 2 ** 30) * 10) / 10,
+    node: process.version,
+    go,
+    kubernetes,
+    loadBefore: loadavg(),
+    loadAfter: [],
+  };
+}
+
+export async function runBenchmark(opts: BenchOptions): Promise<BenchReport> {
+  const started = Date.now();
+  const log = opts.log;
+  log(`starting a federation: host + ${opts.members} members`);
+  const fed = await startFederation({ members: opts.members, dir: opts.dir, keep: opts.keep });
+  const clients: KubeClient[] = [];
+  const mk = (name: string, connections?: number) => {
+    const c = fastClient(fed, name, connections);
+    clients.push(c);
+    return c;
+  };
+  try {
+    const host = mk(fed.host.name, 64);
+    const members = fed.members.map((m) => ({ name: m.name, client: mk(m.name, 160) }));
+    const version = await host.request<{ gitVersion: string }>('GET', '/version');
+    const machine = machineFacts(version.gitVersion);
+    const { log: _log, ...options } = opts;
+    const report: BenchReport = { options, machine, ceiling: [], systems: [], wallSeconds: 0 };
+    const kinds = opts.kinds.map((k) => KINDS[k]);
+    const processes = {
+      hostApiserver: pidsWithArg(`--secure-port=${fed.host.api.port}`),
+      memberApiservers: fed.members.flatMap((m) => pidsWithArg(`--secure-port=${m.api.port}`)),
+      etcd: pidsWithArg(`--data-dir=${join(fed.dir, 'etcd', 'data')}`),
+      bench: [process.pid],
+    };
+
+    for (const kind of kinds)
+      report.ceiling.push(await ceiling(opts, members, kind, new CpuAccount(processes)));
+
+    for (const id of opts.systems) {
+      report.systems.push(await measureSystem(opts, fed, host, members, id, kinds, processes));
+    }
+    machine.loadAfter = loadavg();
+    report.wallSeconds = (Date.now() - started) / 1000;
+    return report;
+  } finally {
+    await Promise.all(clients.map((c) => c.close()));
+    await fed.stop();
+  }
+}
+
+/** The physical limit: the same N × members creates, done directly by a client at several concurrencies. */
+async function ceiling(
+  opts: BenchOptions,
+  members: Array<{ name: string; client: KubeClient }>,
+  kind: BenchKind,
+  account: CpuAccount,
+): Promise<CeilingResult> {
+  const ns = `bench-ceiling-${kind.id}`;
+  await Promise.all(members.map((m) => createNamespace(m.client, ns)));
+  const expected = opts.objects * members.length;
+  const tried: Array<CeilingResult['tried'][number] & { cpu: Record<string, number> }> = [];
+  for (const concurrency of opts.ceilingConcurrency) {
+    const t0 = performance.now();
+    const { cpu } = await account.during(() =>
+      Promise.all(
+        members.map((m) =>
+          pool(
+            Array.from({ length: opts.objects }, (_, i) => i),
+            concurrency,
+            async (i) => {
+              await m.client.create(kind.target, memberObject(kind, ns, i));
+            },
+          ),
+        ),
+      ),
+    );
+    const seconds = (performance.now() - t0) / 1000;
+    tried.push({ concurrency, seconds, objectsPerSecond: expected / seconds, cpu });
+    opts.log(
+      `ceiling ${kind.id}: ${expected} creates at concurrency ${concurrency}/member in ${seconds.toFixed(2)} s ` +
+        `(${(expected / seconds).toFixed(0)}/s)`,
+    );
+    await Promise.all(
+      members.map((m) =>
+        deleteCollection(m.client, kind.target, ns, { fieldSelector: 'metadata.name!=kube-root-ca.crt' }),
+      ),
+    );
+  }
+  const best = tried.reduce((a, b) => (b.objectsPerSecond > a.objectsPerSecond ? b : a));
+  return {
+    kind: kind.id,
+    best: { ...best, arrived: expected, expected },
+    tried: tried.map(({ concurrency, seconds, objectsPerSecond }) => ({
+      concurrency,
+      seconds,
+      objectsPerSecond,
+    })),
+  };
+}
+
+/** Removes the previous system's control-plane objects, so that the next one starts from nothing. */
+async function resetControlPlane(host: KubeClient, timeoutMs: number): Promise<void> {
+  for (const t of [FederatedTypeConfigType, KubeFedConfigType, KubeFedClusterType]) {
+    try {
+      await deleteAll(host, t, KUBEFED_NAMESPACE, timeoutMs);
+    } catch (e) {
+      // The CRD does not exist before the first system installs it.
+      if (!(e instanceof ApiError && e.statusCode === 404)) throw e;
+    }
+  }
+  await ignoreNotFound(
+    host.delete(CONFIGMAPS, 'kubefed-controller-manager', { namespace: KUBEFED_NAMESPACE }),
+  );
+  await ignoreNotFound(host.delete(LEASES, 'kubefed-controller-manager', { namespace: KUBEFED_NAMESPACE }));
+}
+
+/**
+ * Deletes every object of a type in a namespace and waits until they are gone. No controller runs at this
+ * point, so the finalizers it would have removed are stripped here.
+ */
+async function deleteAll(c: KubeClient, t: ResourceType, ns: string, timeoutMs: number): Promise<void> {
+  const list = await c.listAll(t, { namespace: ns });
+  await pool(list.items, 32, async (o) => {
+    if ((o.metadata.finalizers ?? []).length === 0) return;
+    await ignoreNotFound(
+      c.patch(t, o.metadata.name ?? '', { metadata: { finalizers: null } }, { namespace: ns }),
+    );
+  });
+  await deleteCollection(c, t, ns);
+  await waitUntil(
+    `${t.plural} in ${ns} to be deleted`,
+    async () => {
+      const left = await c.list(t, { namespace: ns, limit: 1 });
+      if (left.items.length === 0) return true;
+      // Finalizers added after the list above (a controller that was still stopping): strip again.
+      for (const o of left.items)
+        if ((o.metadata.finalizers ?? []).length > 0)
+          await ignoreNotFound(
+            c.patch(t, o.metadata.name ?? '', { metadata: { finalizers: null } }, { namespace: ns }),
+          );
+      return false;
+    },
+    timeoutMs,
+  );
+}
+
+const CONFIGMAPS: ResourceType = {
+  group: '',
+  version: 'v1',
+  plural: 'configmaps',
+  namespaced: true,
+  kind: 'ConfigMap',
+};
+const LEASES: ResourceType = {
+  group: 'coordination.k8s.io',
+  version: 'v1',
+  plural: 'leases',
+  namespaced: true,
+  kind: 'Lease',
+};
+
+/** Registers the members the way `kubefedctl join` would leave them: a token Secret and a KubeFedCluster. */
+async function registerMembers(fed: Federation, host: KubeClient): Promise<void> {
+  for (const m of fed.members) {
+    const secretName = `${m.name}-bench-token`;
+    await ignoreNotFound(host.delete(CoreTypes.secrets, secretName, { namespace: KUBEFED_NAMESPACE }));
+    await host.create(CoreTypes.secrets, {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: secretName, namespace: KUBEFED_NAMESPACE },
+      data: { token: Buffer.from(m.api.adminToken).toString('base64') },
+    } as KubeObject);
+    await host.create(KubeFedClusterType, {
+      apiVersion: API_VERSION,
+      kind: 'KubeFedCluster',
+      metadata: { name: m.name, namespace: KUBEFED_NAMESPACE },
+      spec: {
+        apiEndpoint: m.server,
+        caBundle: m.api.caData.toString('base64'),
+        secretRef: { name: secretName },
+      },
+    } as KubeObject);
+  }
+}
+
+async function measureSystem(
+  opts: BenchOptions,
+  fed: Federation,
+  host: KubeClient,
+  members: Array<{ name: string; client: KubeClient }>,
+  id: SystemId,
+  kinds: BenchKind[],
+  processes: Record<string, number[]>,
+): Promise<SystemResult> {
+  const sys = SYSTEMS[id];
+  const log = (m: string) => opts.log(`${sys.label}: ${m}`);
+  const timeoutMs = opts.timeoutSeconds * 1000;
+  const clusterNames = members.map((m) => m.name);
+  const ns = `bench-${id}`;
+
+  log('installing CRDs and FederatedTypeConfigs');
+  await resetControlPlane(host, timeoutMs);
+  await sys.install(host);
+  const spec = defaultKubeFedConfigSpec({ scope: 'Cluster' });
+  if (opts.syncWorkers) spec.syncController.maxConcurrentReconciles = opts.syncWorkers;
+  await host.create(KubeFedConfigType, {
+    apiVersion: API_VERSION,
+    kind: KUBEFED_CONFIG_KIND,
+    metadata: { name: 'kubefed', namespace: KUBEFED_NAMESPACE },
+    spec,
+  } as KubeObject);
+  await registerMembers(fed, host);
+  await createNamespace(host, ns);
+  await host.create(FNS, {
+    apiVersion: 'types.kubefed.io/v1beta1',
+    kind: 'FederatedNamespace',
+    metadata: { name: ns, namespace: ns },
+    spec: { placement: { clusters: clusterNames.map((name) => ({ name })) } },
+  } as KubeObject);
+
+  const trackers = new Map<BenchKind['id'], MemberTracker>();
+  const allKinds = kinds.some((k) => k.id === 'configmaps') ? kinds : [KINDS.configmaps, ...kinds];
+  for (const k of allKinds) {
+    const t = new MemberTracker(members, k.target, ns, k.generationOf);
+    await t.start();
+    trackers.set(k.id, t);
+  }
+  const cmTracker = trackers.get('configmaps') as MemberTracker;
+
+  let controller: RunningController | undefined;
+  try {
+    log('starting the controller manager');
+    const t0 = performance.now();
+    const args = [
+      ...(opts.restConfigQps ? [`--rest-config-qps=${opts.restConfigQps}`] : []),
+      ...(opts.restConfigBurst ? [`--rest-config-burst=${opts.restConfigBurst}`] : []),
+    ];
+    controller = await sys.start({
+      kubeconfig: fed.kubeconfigPath,
+      dir: fed.dir,
+      cpuProfDir: opts.cpuProfDir,
+      args,
+    });
+    const pid = controller.pid;
+    const cpuAtStart = procSample(pid).cpuSeconds;
+    const account = new CpuAccount({ controller: [pid], ...processes });
+    await waitUntil(
+      'the members to be Ready and the namespace propagated',
+      async () => {
+        const list = await host.list<
+          KubeObject & { status?: { conditions?: Array<{ type: string; status: string }> } }
+        >(KubeFedClusterType, { namespace: KUBEFED_NAMESPACE });
+        const ready = list.items.filter((c) =>
+          c.status?.conditions?.some((x) => x.type === 'Ready' && x.status === 'True'),
+        ).length;
+        if (ready < members.length) return false;
+        for (const m of members) {
+          const n = await m.client.get(CoreTypes.namespaces, ns).catch(() => undefined);
+          if (n?.metadata.labels?.['kubefed.io/managed'] !== 'true') return false;
+        }
+        return true;
+      },
+      timeoutMs,
+    );
+    log(`ready after ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+
+    const probe = { n: 0 };
+    const updateIdle = await updateLatency(opts, host, cmTracker, ns, clusterNames, probe, timeoutMs);
+    log(
+      `update latency at idle: p50 ${updateIdle.p50Ms.toFixed(0)} ms, p99 ${updateIdle.p99Ms.toFixed(0)} ms`,
+    );
+
+    const cold: SystemResult['cold'] = {};
+    for (const kind of kinds) {
+      const tracker = trackers.get(kind.id) as MemberTracker;
+      const expected = opts.objects * members.length;
+      const prefix = objectName(kind, 0).split('-')[0] as string;
+      const ours = (n: string) => n.startsWith(`${prefix}-`);
+      const start = performance.now();
+      const before = account.sample();
+      await pool(
+        Array.from({ length: opts.objects }, (_, i) => i),
+        32,
+        async (i) => {
+          await host.create(kind.fedType, federatedObject(kind, ns, objectName(kind, i), i, clusterNames));
+        },
+      );
+      log(
+        `${kind.id}: ${opts.objects} federated objects created in ${((performance.now() - start) / 1000).toFixed(1)} s`,
+      );
+      let lastLog = performance.now();
+      await tracker.until(
+        `${expected} ${kind.id} in the members`,
+        () => {
+          const n = tracker.count(ours);
+          if (performance.now() - lastLog > 10_000) {
+            lastLog = performance.now();
+            log(`${kind.id}: ${n}/${expected} in the members`);
+          }
+          return n >= expected;
+        },
+        timeoutMs,
+      );
+      const seconds = (performance.now() - start) / 1000;
+      const after = account.sample();
+      const cpu = Object.fromEntries(Object.keys(after).map((k) => [k, (after[k] ?? 0) - (before[k] ?? 0)]));
+      const arrived = tracker.count(ours);
+      cold[kind.id] = { seconds, objectsPerSecond: expected / seconds, arrived, expected, cpu };
+      log(
+        `${kind.id}: ${arrived}/${expected} propagated in ${seconds.toFixed(2)} s (${(expected / seconds).toFixed(0)}/s)`,
+      );
+    }
+
+    const updateLoaded = await updateLatency(opts, host, cmTracker, ns, clusterNames, probe, timeoutMs);
+    log(
+      `update latency with N federated: p50 ${updateLoaded.p50Ms.toFixed(0)} ms, p99 ${updateLoaded.p99Ms.toFixed(0)} ms`,
+    );
+
+    await settle(host, log, Math.min(timeoutMs, 180_000));
+    const memberBefore = await Promise.all(members.map((m) => scrapeWrites(m.client)));
+    const hostBefore = await scrapeWrites(host);
+    const cpuBefore = procSample(pid).cpuSeconds;
+    log(`idle for ${opts.idleSeconds} s`);
+    await sleep(opts.idleSeconds * 1000);
+    const end = procSample(pid);
+    const heapBytes = await scrapeGauge(controller.metricsUrl, controller.heapMetric);
+    const memberAfter = await Promise.all(members.map((m) => scrapeWrites(m.client)));
+    const hostAfter = await scrapeWrites(host);
+    const memberWrites = memberAfter.reduce(
+      (sum, after, i) =>
+        sum + writesBetween(memberBefore[i] as Map<string, number>, after, (r) => MEMBER_RESOURCES.has(r)),
+      0,
+    );
+    const hostWrites = writesBetween(hostBefore, hostAfter, HOST_RESOURCES);
+    const result: SystemResult = {
+      system: id,
+      label: sys.label,
+      cold,
+      updateIdle,
+      updateLoaded,
+      memberWrites,
+      hostWrites,
+      idleSeconds: opts.idleSeconds,
+      cpuSeconds: end.cpuSeconds - cpuBefore,
+      rssBytes: end.rssBytes,
+      heapBytes,
+      totalCpuSeconds: end.cpuSeconds - cpuAtStart,
+    };
+    log(
+      `idle: ${memberWrites} member writes, ${hostWrites} host writes, ${result.cpuSeconds.toFixed(2)} CPU s, ` +
+        `RSS ${(end.rssBytes / 2 ** 20).toFixed(0)} MiB`,
+    );
+    return result;
+  } finally {
+    log('stopping the controller manager and cleaning up');
+    await controller?.stop();
+    await Promise.all([...trackers.values()].map((t) => t.stop()));
+    await cleanup(host, members, ns, kinds, timeoutMs).catch((e) =>
+      log(`cleanup failed: ${errorMessage(e)}`),
+    );
+  }
+}
+
+/** One unlabelled gauge from a Prometheus text endpoint; undefined when it cannot be read. */
+async function scrapeGauge(url: string, name: string): Promise<number | undefined> {
+  try {
+    const text = await (await fetch(url, { signal: AbortSignal.timeout(5000) })).text();
+    const line = text.split('\n').find((l) => l.startsWith(`${name} `));
+    return line ? Number(line.slice(name.length + 1)) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check().catch(() => false))) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(250);
+  }
+}
+
+/** Waits until the host sees no writes to federated objects for two scrapes in a row (status catching up). */
+async function settle(host: KubeClient, log: (m: string) => void, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let prev = await scrapeWrites(host);
+  let quiet = 0;
+  while (quiet < 2 && Date.now() < deadline) {
+    await sleep(5000);
+    const next = await scrapeWrites(host);
+    quiet = writesBetween(prev, next, HOST_RESOURCES) === 0 ? quiet + 1 : 0;
+    prev = next;
+  }
+  if (quiet < 2) log('host writes did not settle; measuring the idle window anyway');
+}
+
+/** Template change → visible in every member, for one FederatedConfigMap named `probe`. */
+async function updateLatency(
+  opts: BenchOptions,
+  host: KubeClient,
+  tracker: MemberTracker,
+  ns: string,
+  clusters: string[],
+  probe: { n: number },
+  timeoutMs: number,
+): Promise<Latency> {
+  const kind = KINDS.configmaps;
+  const isProbe = (n: string) => n === 'probe';
+  if (probe.n === 0) {
+    await host.create(kind.fedType, federatedObject(kind, ns, 'probe', -1, clusters, 0));
+    await tracker.until(
+      'the probe in every member',
+      () => tracker.count(isProbe, 0) >= clusters.length,
+      timeoutMs,
+    );
+  }
+  const samples: number[] = [];
+  for (let s = 0; s < opts.updateSamples; s++) {
+    const gen = ++probe.n;
+    const t0 = performance.now();
+    await host.patch(
+      kind.fedType,
+      'probe',
+      { spec: { template: kind.template(-1, gen) } },
+      { namespace: ns },
+    );
+    await tracker.until(
+      `probe generation ${gen} in every member`,
+      () => tracker.count(isProbe, gen) >= clusters.length,
+      timeoutMs,
+    );
+    samples.push(performance.now() - t0);
+    await sleep(50);
+  }
+  return { p50Ms: quantile(samples, 0.5), p99Ms: quantile(samples, 0.99), samples: samples.length };
+}
+
+/** Deletes a phase's federated objects (finalizers stripped: no controller runs now) and member copies. */
+async function cleanup(
+  host: KubeClient,
+  members: Array<{ name: string; client: KubeClient }>,
+  ns: string,
+  kinds: BenchKind[],
+  timeoutMs: number,
+): Promise<void> {
+  const fedTypes = [...new Set([KINDS.configmaps, ...kinds])].map((k) => k.fedType);
+  for (const t of [...fedTypes, FNS]) await deleteAll(host, t, ns, timeoutMs);
+  try {
+    await deleteCollection(host, PROPAGATED_VERSIONS, ns);
+  } catch {
+    // KubeFed's CRDs may not include it in this API version; nothing to delete then.
+  }
+  for (const m of members) {
+    for (const k of [...new Set([KINDS.configmaps, ...kinds])]) {
+      await deleteCollection(m.client, k.target, ns, { labelSelector: MANAGED });
+    }
+  }
+}

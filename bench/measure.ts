@@ -1,0 +1,198 @@
+// Neutral measurements: what the kernel says about a process, what an apiserver says about the requests
+// it served, and what a watch on the members sees. None of it asks the controller under test.
+import { readdirSync, readFileSync } from 'node:fs';
+import type { KubeClient, KubeObject, ResourceType } from '../src/kube/client/index.ts';
+import { Informer } from '../src/runtime/informer/index.ts';
+
+/** Linux USER_HZ; sysconf(_SC_CLK_TCK) is 100 on every Linux Node runs on. */
+const CLOCK_TICKS = 100;
+
+export interface ProcSample {
+  cpuSeconds: number;
+  rssBytes: number;
+}
+
+/** utime+stime and VmRSS of one process, from /proc. */
+export function procSample(pid: number): ProcSample {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // The command name may contain spaces and parentheses: fields start after the last ')'.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const utime = Number(fields[11]);
+  const stime = Number(fields[12]);
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const rssKb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return { cpuSeconds: (utime + stime) / CLOCK_TICKS, rssBytes: rssKb * 1024 };
+}
+
+/** Pids of the processes whose argv contains `arg` exactly (the harness starts each with a unique one). */
+export function pidsWithArg(arg: string): number[] {
+  const out: number[] = [];
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      if (readFileSync(`/proc/${d}/cmdline`, 'utf8').split('\0').includes(arg)) out.push(Number(d));
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return out;
+}
+
+/** CPU seconds of groups of processes, read together. */
+export class CpuAccount {
+  readonly #groups: Record<string, number[]>;
+
+  constructor(groups: Record<string, number[]>) {
+    this.#groups = groups;
+  }
+
+  sample(): Record<string, number> {
+    const out: Record<string, number> = {};
+    for (const [name, pids] of Object.entries(this.#groups)) {
+      out[name] = pids.reduce((sum, pid) => {
+        try {
+          return sum + procSample(pid).cpuSeconds;
+        } catch {
+          return sum;
+        }
+      }, 0);
+    }
+    return out;
+  }
+
+  /** CPU seconds each group used while fn ran. */
+  async during<T>(fn: () => Promise<T>): Promise<{ result: T; cpu: Record<string, number> }> {
+    const before = this.sample();
+    const result = await fn();
+    const after = this.sample();
+    const cpu: Record<string, number> = {};
+    for (const k of Object.keys(after)) cpu[k] = (after[k] ?? 0) - (before[k] ?? 0);
+    return { result, cpu };
+  }
+}
+
+const WRITE_VERBS = new Set(['POST', 'PUT', 'PATCH', 'DELETE', 'APPLY', 'DELETECOLLECTION']);
+
+/** Parses `apiserver_request_total` lines into a sum of write requests per resource (group/resource). */
+export function writeCounts(metricsText: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const line of metricsText.split('\n')) {
+    if (!line.startsWith('apiserver_request_total{')) continue;
+    const close = line.lastIndexOf('}');
+    const labels = parseLabels(line.slice('apiserver_request_total{'.length, close));
+    if (!WRITE_VERBS.has(labels['verb'] ?? '')) continue;
+    const value = Number(line.slice(close + 1).trim());
+    const group = labels['group'] ?? '';
+    const key = `${group ? `${group}/` : ''}${labels['resource'] ?? ''}`;
+    out.set(key, (out.get(key) ?? 0) + value);
+  }
+  return out;
+}
+
+function parseLabels(s: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const m of s.matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)) out[m[1] as string] = m[2] as string;
+  return out;
+}
+
+export async function scrapeWrites(client: KubeClient): Promise<Map<string, number>> {
+  const res = await client.requestRaw('GET', '/metrics');
+  if (res.statusCode !== 200) throw new Error(`${client.name}: /metrics answered ${res.statusCode}`);
+  return writeCounts(res.body);
+}
+
+/** Writes counted between two scrapes, for the resources that match. */
+export function writesBetween(
+  before: Map<string, number>,
+  after: Map<string, number>,
+  match: (resource: string) => boolean,
+): number {
+  let n = 0;
+  for (const [k, v] of after) if (match(k)) n += v - (before.get(k) ?? 0);
+  return n;
+}
+
+/** The q-quantile (0..1) of samples, nearest-rank. */
+export function quantile(samples: number[], q: number): number {
+  if (samples.length === 0) return Number.NaN;
+  const sorted = [...samples].sort((a, b) => a - b);
+  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
+  return sorted[rank] as number;
+}
+
+/**
+ * Watches one type in one namespace of every member and knows, per member and object, which content
+ * generation it holds. Waiters resolve as soon as the watch shows what they wait for.
+ */
+export class MemberTracker {
+  readonly #informers: Array<{ cluster: string; informer: Informer }> = [];
+  readonly #gen: (o: KubeObject) => number | undefined;
+  /** cluster -> name -> generation */
+  readonly #seen = new Map<string, Map<string, number>>();
+  #waiters: Array<() => void> = [];
+
+  constructor(
+    members: Array<{ name: string; client: KubeClient }>,
+    type: ResourceType,
+    namespace: string,
+    generationOf: (o: KubeObject) => number | undefined,
+  ) {
+    this.#gen = generationOf;
+    for (const m of members) {
+      const informer = new Informer({ client: m.client, type, namespace, inactivityMs: 300_000 });
+      const seen = new Map<string, number>();
+      this.#seen.set(m.name, seen);
+      const on = (o: KubeObject) => {
+        const g = this.#gen(o);
+        if (g === undefined) seen.delete(o.metadata.name ?? '');
+        else seen.set(o.metadata.name ?? '', g);
+        this.#notify();
+      };
+      informer.addHandlers({
+        onAdd: on,
+        onUpdate: (_, o) => on(o),
+        onDelete: (o) => {
+          seen.delete(o.metadata.name ?? '');
+          this.#notify();
+        },
+      });
+      this.#informers.push({ cluster: m.name, informer });
+    }
+  }
+
+  async start(): Promise<void> {
+    for (const { informer } of this.#informers) informer.start();
+    await Promise.all(this.#informers.map(({ informer }) => informer.waitForSync()));
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.#informers.map(({ informer }) => informer.stop()));
+  }
+
+  #notify(): void {
+    for (const w of this.#waiters.splice(0)) w();
+  }
+
+  /** Objects (over all members) whose names satisfy `names` and that hold generation >= gen. */
+  count(names: (n: string) => boolean, gen = 0): number {
+    let n = 0;
+    for (const seen of this.#seen.values()) for (const [k, g] of seen) if (names(k) && g >= gen) n++;
+    return n;
+  }
+
+  /** Resolves once `check` holds, re-evaluated on every watch event; rejects after timeoutMs. */
+  async until(what: string, check: () => boolean, timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!check()) {
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`timed out after ${Math.round(timeoutMs / 1000)} s waiting for ${what}`);
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, Math.min(left, 1000));
+        this.#waiters.push(() => {
+          clearTimeout(t);
+          resolve();
+        });
+      });
+    }
+  }
+}

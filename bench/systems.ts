@@ -1,0 +1,134 @@
+// The two controllers under test, each installed and started as its users would: its own CRDs and
+// FederatedTypeConfigs in the host, its own controller-manager process against the host kubeconfig.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseAllDocuments } from 'yaml';
+import { FederatedTypeConfigType } from '../src/api/core/v1beta1/index.ts';
+import { applyCrds, ensureNamespace, installControlPlane } from '../src/install/control-plane.ts';
+import { isAlreadyExists, type KubeClient, type KubeObject } from '../src/kube/client/index.ts';
+import { kubefedDir } from '../src/testing/binaries.ts';
+import { startKubefedControllerManager } from '../src/testing/controller-manager-process.ts';
+import { freePort, waitFor } from '../src/testing/ports.ts';
+import { ManagedProcess } from '../src/testing/process.ts';
+
+export const KUBEFED_NAMESPACE = 'kube-federation-system';
+
+export type SystemId = 'kubefed-ts' | 'kubefed';
+
+export interface RunningController {
+  pid: number;
+  /** SIGTERM and wait (kubefed-ts writes its --cpu-prof profile on this exit). */
+  stop(): Promise<void>;
+  logFile: string;
+  /** The controller's own /metrics, for its heap in use (nodejs_heap_size_used_bytes / go_memstats_heap_alloc_bytes). */
+  metricsUrl: string;
+  heapMetric: string;
+}
+
+export interface SystemUnderTest {
+  id: SystemId;
+  /** For the table. */
+  label: string;
+  /** CRDs and FTCs in the host (replacing whatever the other system left). */
+  install(host: KubeClient): Promise<void>;
+  /** args: flags both controller managers share (--rest-config-qps, --rest-config-burst). */
+  start(opts: {
+    kubeconfig: string;
+    dir: string;
+    cpuProfDir?: string;
+    args: string[];
+  }): Promise<RunningController>;
+}
+
+export const kubefedTs: SystemUnderTest = {
+  id: 'kubefed-ts',
+  label: 'kubefed-ts',
+  async install(host) {
+    await installControlPlane(host, KUBEFED_NAMESPACE, { defaultTypes: true });
+  },
+  async start({ kubeconfig, dir, cpuProfDir, args }) {
+    const logFile = join(dir, 'kubefed-ts-controller-manager.log');
+    const cm = await startKubefedControllerManager({
+      kubeconfig,
+      context: 'host',
+      namespace: KUBEFED_NAMESPACE,
+      logFile,
+      name: 'kubefed-ts-controller-manager',
+      args,
+      // Node's own profiler, written when the process exits: load it in Chrome DevTools or speedscope.
+      env: cpuProfDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${cpuProfDir}` } : {},
+    });
+    return {
+      pid: cm.process.child.pid ?? 0,
+      logFile,
+      stop: () => cm.process.stop(30_000),
+      metricsUrl: `${cm.metricsUrl}/metrics`,
+      heapMetric: 'nodejs_heap_size_used_bytes',
+    };
+  },
+};
+
+function yamlDocs(file: string): KubeObject[] {
+  return parseAllDocuments(readFileSync(file, 'utf8'))
+    .map((d) => d.toJS() as KubeObject | null)
+    .filter((o): o is KubeObject => Boolean(o?.kind));
+}
+
+export const kubefedGo: SystemUnderTest = {
+  id: 'kubefed',
+  label: 'KubeFed v0.10.0',
+  async install(host) {
+    const dir = kubefedDir();
+    await ensureNamespace(host, KUBEFED_NAMESPACE);
+    await applyCrds(host, [
+      ...yamlDocs(join(dir, 'crds.yaml')),
+      ...yamlDocs(join(dir, 'federated-crds.yaml')),
+    ]);
+    // The chart's FTCs carry no namespace: Helm puts them in the release namespace.
+    for (const ftc of yamlDocs(join(dir, 'federatedtypeconfig.yaml'))) {
+      try {
+        await host.create(FederatedTypeConfigType, {
+          ...ftc,
+          metadata: { ...ftc.metadata, namespace: KUBEFED_NAMESPACE },
+        });
+      } catch (e) {
+        if (!isAlreadyExists(e)) throw e;
+      }
+    }
+  },
+  async start({ kubeconfig, dir, args }) {
+    const logFile = join(dir, 'kubefed-controller-manager.log');
+    const [hp, mp] = [await freePort(), await freePort()];
+    const proc = ManagedProcess.start(
+      'kubefed-v0.10.0-controller-manager',
+      join(kubefedDir(), 'controller-manager'),
+      [
+        `--kubeconfig=${kubeconfig}`,
+        `--kubefed-namespace=${KUBEFED_NAMESPACE}`,
+        `--healthz-addr=127.0.0.1:${hp}`,
+        `--metrics-addr=127.0.0.1:${mp}`,
+        // The chart's default (controllermanager.controller.logLevel).
+        '--v=2',
+        ...args,
+      ],
+      { logFile },
+    );
+    await waitFor(
+      'KubeFed controller-manager to serve /healthz',
+      async () => {
+        if (!proc.running) throw new Error(`KubeFed controller-manager exited:\n${proc.tail()}`);
+        return (await fetch(`http://127.0.0.1:${hp}/healthz`, { signal: AbortSignal.timeout(1000) })).ok;
+      },
+      { timeoutMs: 60_000, describe: () => proc.tail() },
+    );
+    return {
+      pid: proc.child.pid ?? 0,
+      logFile,
+      stop: () => proc.stop(30_000),
+      metricsUrl: `http://127.0.0.1:${mp}/metrics`,
+      heapMetric: 'go_memstats_heap_alloc_bytes',
+    };
+  },
+};
+
+export const SYSTEMS: Record<SystemId, SystemUnderTest> = { 'kubefed-ts': kubefedTs, kubefed: kubefedGo };

@@ -1,0 +1,177 @@
+// The report as markdown: machine facts, then one table with both systems, the ceiling and the ratios.
+import type { BenchReport, SystemResult, Throughput } from './benchmark.ts';
+import { KINDS } from './workload.ts';
+
+const DASH = '–';
+
+function num(v: number | string | undefined, digits = 0): string {
+  if (typeof v === 'string') return v;
+  if (v === undefined || !Number.isFinite(v)) return DASH;
+  return v.toFixed(digits);
+}
+
+function ratio(a: number | string | undefined, b: number | string | undefined): string {
+  if (typeof a !== 'number' || typeof b !== 'number') return DASH;
+  if (a === undefined || b === undefined || !Number.isFinite(a) || !Number.isFinite(b) || b === 0)
+    return DASH;
+  return `${(a / b).toFixed(2)}×`;
+}
+
+/** The rows of the table: label, value per system, ceiling value, and whether ratios make sense. */
+interface Row {
+  label: string;
+  value(s: SystemResult): number | string | undefined;
+  digits: number;
+  ceiling?: number | string;
+  ratios: boolean;
+}
+
+/** "controller / host apiserver / member apiservers / etcd" CPU seconds. */
+function cpuSplit(cpu: Record<string, number> | undefined): string | undefined {
+  if (!cpu) return undefined;
+  const f = (k: string) => (cpu[k] === undefined ? DASH : (cpu[k] as number).toFixed(1));
+  return `${f('controller')} / ${f('hostApiserver')} / ${f('memberApiservers')} / ${f('etcd')}`;
+}
+
+/** Share of all cores busy in the processes measured (bench client included). */
+function busy(t: Throughput | undefined, cores: number): number | undefined {
+  if (!t?.cpu) return undefined;
+  const total = Object.values(t.cpu).reduce((a, b) => a + b, 0);
+  return (100 * total) / (t.seconds * cores);
+}
+
+export function renderReport(r: BenchReport, command?: string): string {
+  const m = r.machine;
+  const o = r.options;
+  const ts = r.systems.find((s) => s.system === 'kubefed-ts');
+  const kf = r.systems.find((s) => s.system === 'kubefed');
+  const lines: string[] = [];
+  if (command) lines.push(`Command: \`${command}\``, '');
+  lines.push(
+    `- Machine: ${m.cpus} × ${m.cpuModel}, ${m.memoryGiB} GiB memory; load average before ${m.loadBefore
+      .map((x) => x.toFixed(2))
+      .join(' ')}, after ${m.loadAfter.map((x) => x.toFixed(2)).join(' ')}`,
+    `- Versions: Node ${m.node}, ${m.go}, Kubernetes ${m.kubernetes} (kube-apiserver per cluster, one etcd)`,
+    `- Federation: host + ${o.members} members; N = ${o.objects} objects per type; idle window ${o.idleSeconds} s; ` +
+      `${o.updateSamples} update samples; sync workers ${o.syncWorkers ?? 'default (1)'}; --rest-config-qps/burst ${o.restConfigQps ?? 'default (100)'}/${o.restConfigBurst ?? 'default (200)'}; wall time ${num(r.wallSeconds)} s`,
+    '',
+  );
+  const rows: Row[] = [];
+  for (const kind of o.kinds) {
+    const k = KINDS[kind];
+    const ceil = r.ceiling.find((c) => c.kind === kind)?.best;
+    const t = (s: SystemResult): Throughput | undefined => s.cold[kind];
+    rows.push(
+      {
+        label: `Cold propagation, ${o.objects} ${k.fedKind}s → ${o.members} members: seconds`,
+        value: (s) => t(s)?.seconds,
+        digits: 2,
+        ceiling: ceil?.seconds,
+        ratios: false,
+      },
+      {
+        label: `Cold propagation, ${k.fedKind}: member objects/s`,
+        value: (s) => t(s)?.objectsPerSecond,
+        digits: 0,
+        ceiling: ceil?.objectsPerSecond,
+        ratios: true,
+      },
+      {
+        label: `Cold propagation, ${k.fedKind}: objects arrived`,
+        value: (s) => t(s)?.arrived,
+        digits: 0,
+        ceiling: ceil?.arrived,
+        ratios: false,
+      },
+      {
+        label: `Cold propagation, ${k.fedKind}: CPU s controller / host apiserver / member apiservers / etcd`,
+        value: (s) => cpuSplit(t(s)?.cpu),
+        digits: 0,
+        ceiling: cpuSplit(ceil?.cpu),
+        ratios: false,
+      },
+      {
+        label: `Cold propagation, ${k.fedKind}: CPU busy, % of ${m.cpus} cores`,
+        value: (s) => busy(t(s), m.cpus),
+        digits: 0,
+        ceiling: busy(ceil, m.cpus),
+        ratios: false,
+      },
+    );
+  }
+  rows.push(
+    { label: 'Update latency at idle, p50 (ms)', value: (s) => s.updateIdle.p50Ms, digits: 0, ratios: true },
+    { label: 'Update latency at idle, p99 (ms)', value: (s) => s.updateIdle.p99Ms, digits: 0, ratios: true },
+    {
+      label: `Update latency with N federated, p50 (ms)`,
+      value: (s) => s.updateLoaded.p50Ms,
+      digits: 0,
+      ratios: true,
+    },
+    {
+      label: `Update latency with N federated, p99 (ms)`,
+      value: (s) => s.updateLoaded.p99Ms,
+      digits: 0,
+      ratios: true,
+    },
+    {
+      label: `Member writes in ${o.idleSeconds} s idle with N federated`,
+      value: (s) => s.memberWrites,
+      digits: 0,
+      ratios: false,
+    },
+    {
+      label: `Host writes to federated objects in ${o.idleSeconds} s idle`,
+      value: (s) => s.hostWrites,
+      digits: 0,
+      ratios: false,
+    },
+    {
+      label: `Controller CPU seconds in ${o.idleSeconds} s idle`,
+      value: (s) => s.cpuSeconds,
+      digits: 2,
+      ratios: true,
+    },
+    {
+      label: 'Controller CPU seconds, whole run',
+      value: (s) => s.totalCpuSeconds,
+      digits: 1,
+      ratios: true,
+    },
+    {
+      label: 'Controller RSS with N federated (MiB)',
+      value: (s) => s.rssBytes / 2 ** 20,
+      digits: 0,
+      ratios: true,
+    },
+    {
+      label: 'Controller heap in use with N federated (MiB; V8 / Go runtime)',
+      value: (s) => (s.heapBytes === undefined ? undefined : s.heapBytes / 2 ** 20),
+      digits: 0,
+      ratios: true,
+    },
+  );
+  lines.push(
+    '| Measurement | kubefed-ts | KubeFed v0.10.0 | ceiling (direct client) | kubefed-ts ÷ KubeFed | kubefed-ts ÷ ceiling |',
+    '|---|---:|---:|---:|---:|---:|',
+  );
+  for (const row of rows) {
+    const a = ts ? row.value(ts) : undefined;
+    const b = kf ? row.value(kf) : undefined;
+    lines.push(
+      `| ${row.label} | ${num(a, row.digits)} | ${num(b, row.digits)} | ${num(row.ceiling, row.digits)} | ${
+        row.ratios ? ratio(a, b) : DASH
+      } | ${row.ratios && row.ceiling !== undefined ? ratio(a, row.ceiling) : DASH} |`,
+    );
+  }
+  const tried = r.ceiling
+    .map(
+      (c) =>
+        `${KINDS[c.kind].target.kind}s: ${c.tried
+          .map((t) => `${t.concurrency}/member → ${t.objectsPerSecond.toFixed(0)}/s`)
+          .join(', ')}`,
+    )
+    .join('; ');
+  lines.push('', `Ceiling concurrencies tried: ${tried || DASH}.`);
+  return `${lines.join('\n')}\n`;
+}

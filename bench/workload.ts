@@ -1,0 +1,93 @@
+// The objects the benchmark federates, and how to tell that a member holds the expected copy.
+import type { KubeObject, ResourceType } from '../src/kube/client/index.ts';
+
+export const FED_API = 'types.kubefed.io/v1beta1';
+
+export interface BenchKind {
+  /** Short name used in flags and the table. */
+  id: 'configmaps' | 'deployments';
+  fedKind: string;
+  fedType: ResourceType;
+  target: ResourceType;
+  /** The template of object i at content generation gen. */
+  template(i: number, gen: number): Record<string, unknown>;
+  /** Which generation a member object carries, or undefined when it is not one of ours. */
+  generationOf(o: KubeObject): number | undefined;
+}
+
+const fed = (plural: string, kind: string): ResourceType => ({
+  group: 'types.kubefed.io',
+  version: 'v1beta1',
+  plural,
+  namespaced: true,
+  kind,
+});
+
+export const KINDS: Record<BenchKind['id'], BenchKind> = {
+  configmaps: {
+    id: 'configmaps',
+    fedKind: 'FederatedConfigMap',
+    fedType: fed('federatedconfigmaps', 'FederatedConfigMap'),
+    target: { group: '', version: 'v1', plural: 'configmaps', namespaced: true, kind: 'ConfigMap' },
+    template: (i, gen) => ({ data: { index: String(i), payload: `value-${i}`, gen: String(gen) } }),
+    generationOf: (o) => {
+      const g = (o as { data?: Record<string, string> }).data?.['gen'];
+      return g === undefined ? undefined : Number(g);
+    },
+  },
+  deployments: {
+    id: 'deployments',
+    fedKind: 'FederatedDeployment',
+    fedType: fed('federateddeployments', 'FederatedDeployment'),
+    target: { group: 'apps', version: 'v1', plural: 'deployments', namespaced: true, kind: 'Deployment' },
+    template: (i, gen) => ({
+      metadata: { labels: { app: `bench-${i}` } },
+      spec: {
+        replicas: 1,
+        selector: { matchLabels: { app: `bench-${i}` } },
+        template: {
+          metadata: { labels: { app: `bench-${i}` }, annotations: { 'bench/gen': String(gen) } },
+          spec: { containers: [{ name: 'app', image: 'registry.k8s.io/pause:3.10' }] },
+        },
+      },
+    }),
+    generationOf: (o) => {
+      const spec = (o as { spec?: { template?: { metadata?: { annotations?: Record<string, string> } } } })
+        .spec;
+      const g = spec?.template?.metadata?.annotations?.['bench/gen'];
+      return g === undefined ? undefined : Number(g);
+    },
+  },
+};
+
+export function objectName(kind: BenchKind, i: number): string {
+  return `${kind.id === 'configmaps' ? 'cm' : 'deploy'}-${String(i).padStart(5, '0')}`;
+}
+
+/** The federated object i, placed in every member by name (both systems read `placement.clusters`). */
+export function federatedObject(
+  kind: BenchKind,
+  namespace: string,
+  name: string,
+  i: number,
+  clusters: string[],
+  gen = 0,
+): KubeObject {
+  return {
+    apiVersion: FED_API,
+    kind: kind.fedKind,
+    metadata: { name, namespace },
+    spec: { template: kind.template(i, gen), placement: { clusters: clusters.map((c) => ({ name: c })) } },
+  } as KubeObject;
+}
+
+/** The member object a client would create directly (the ceiling): the template plus name and namespace. */
+export function memberObject(kind: BenchKind, namespace: string, i: number): KubeObject {
+  const t = kind.template(i, 0) as { metadata?: Record<string, unknown> };
+  return {
+    ...t,
+    apiVersion: kind.target.group ? `${kind.target.group}/${kind.target.version}` : kind.target.version,
+    kind: kind.target.kind,
+    metadata: { ...(t.metadata ?? {}), name: objectName(kind, i), namespace },
+  } as KubeObject;
+}
