@@ -47,6 +47,11 @@ export class ClusterRegistry {
     this.#clients = new ClusterClients({
       userAgent: 'kubefed-controller',
       timeoutMs: 10_000,
+      // KubeFed hard-codes 20 QPS, burst 30 per member client, which caps propagation at 20 objects per
+      // second per member however many sync workers run (docs/benchmarks.md). kubefed-ts gives members the
+      // host client's limits (--rest-config-qps, --rest-config-burst: 100 and 200 by default); member
+      // apiservers still protect themselves with priority and fairness, whose 429s are retried.
+      ...opts.host.rateLimit,
       ...opts.clientOptions,
     });
     this.#clusters = new Informer<ClusterObject>({

@@ -86,6 +86,20 @@ export class KubeClient {
         : undefined;
   }
 
+  /** This client's client-side rate limit (qps <= 0: none). */
+  get rateLimit(): { qps: number; burst: number } {
+    return { qps: this.#options.qps, burst: this.#options.burst };
+  }
+
+  /**
+   * A client for the same server and options with its own rate limiter and connection pool, as client-go
+   * gives every clientset built from one rest.Config: KubeFed's controllers each build their own, so one
+   * busy controller does not spend the others' QPS.
+   */
+  fork(options: KubeClientOptions = {}): KubeClient {
+    return new KubeClient(this.config, { name: this.name, ...this.#options, ...options });
+  }
+
   #getDispatcher(certData?: Buffer, keyData?: Buffer): Dispatcher {
     const cert = certData ?? this.config.certData;
     const key = keyData ?? this.config.keyData;
@@ -168,12 +182,23 @@ export class KubeClient {
     try {
       for (let attempt = 0; ; attempt++) {
         await this.#throttle();
-        const timeout = AbortSignal.timeout(opts.timeoutMs ?? this.#options.timeoutMs);
-        const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
-        const res = await this.#send(method, path, { ...opts, signal });
-        const text = await res.body.text().catch((e: unknown) => {
-          throw new TransportError(method, this.config.server + path, e);
-        });
+        // Not AbortSignal.timeout: its timer cannot be cancelled, so every request would still fire an abort
+        // (and build a DOMException) long after it finished — CPU spent at idle after each burst.
+        const timeoutMs = opts.timeoutMs ?? this.#options.timeoutMs;
+        const timeoutCtl = new AbortController();
+        const timer = setTimeout(
+          () =>
+            timeoutCtl.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
+          timeoutMs,
+        );
+        const signal = opts.signal ? AbortSignal.any([opts.signal, timeoutCtl.signal]) : timeoutCtl.signal;
+        const { res, text } = await (async () => {
+          const res = await this.#send(method, path, { ...opts, signal });
+          const text = await res.body.text().catch((e: unknown) => {
+            throw new TransportError(method, this.config.server + path, e);
+          });
+          return { res, text };
+        })().finally(() => clearTimeout(timer));
         statusCode = res.statusCode;
         if (res.statusCode === 429 && attempt < this.#options.maxThrottleRetries) {
           // API priority and fairness: the server asks us to come back later; honour it, bounded.
