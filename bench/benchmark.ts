@@ -45,9 +45,9 @@ export interface BenchOptions {
   idleSeconds: number;
   updateSamples: number;
   ceilingConcurrency: number[];
-  /** KubeFedConfig spec.syncController.maxConcurrentReconciles for both systems; unset = default (1). */
+  /** KubeFedConfig spec.syncController.maxConcurrentReconciles for both systems; unset = each one's default. */
   syncWorkers?: number;
-  /** --rest-config-qps / --rest-config-burst for both controller managers; unset = their default (100/200). */
+  /** --rest-config-qps / --rest-config-burst for both controller managers; unset = each one's default. */
   restConfigQps?: number;
   restConfigBurst?: number;
   /** Write kubefed-ts's CPU profile (node --cpu-prof) into this directory. */
@@ -415,7 +415,7 @@ async function measureSystem(
   await resetControlPlane(host, timeoutMs);
   await sys.install(host);
   const spec = defaultKubeFedConfigSpec({ scope: 'Cluster' });
-  if (opts.syncWorkers) spec.syncController.maxConcurrentReconciles = opts.syncWorkers;
+  spec.syncController.maxConcurrentReconciles = opts.syncWorkers ?? sys.defaultSyncWorkers;
   await host.create(KubeFedConfigType, {
     apiVersion: API_VERSION,
     kind: KUBEFED_CONFIG_KIND,

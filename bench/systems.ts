@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { FederatedTypeConfigType } from '../src/api/core/v1beta1/index.ts';
+import { KUBEFED_CONFIG_DEFAULTS } from '../src/config/index.ts';
 import { applyCrds, ensureNamespace, installControlPlane } from '../src/install/control-plane.ts';
 import { isAlreadyExists, type KubeClient, type KubeObject } from '../src/kube/client/index.ts';
 import { kubefedDir } from '../src/testing/binaries.ts';
@@ -29,6 +30,11 @@ export interface SystemUnderTest {
   id: SystemId;
   /** For the table. */
   label: string;
+  /**
+   * KubeFedConfig syncController.maxConcurrentReconciles this system gets by default (what its users get
+   * without setting it): kubefed-ts's defaulting, KubeFed v0.10's webhook default.
+   */
+  defaultSyncWorkers: number;
   /** CRDs and FTCs in the host (replacing whatever the other system left). */
   install(host: KubeClient): Promise<void>;
   /** args: flags both controller managers share (--rest-config-qps, --rest-config-burst). */
@@ -43,6 +49,7 @@ export interface SystemUnderTest {
 export const kubefedTs: SystemUnderTest = {
   id: 'kubefed-ts',
   label: 'kubefed-ts',
+  defaultSyncWorkers: KUBEFED_CONFIG_DEFAULTS.syncController.maxConcurrentReconciles,
   async install(host) {
     await installControlPlane(host, KUBEFED_NAMESPACE, { defaultTypes: true });
   },
@@ -77,6 +84,7 @@ function yamlDocs(file: string): KubeObject[] {
 export const kubefedGo: SystemUnderTest = {
   id: 'kubefed',
   label: 'KubeFed v0.10.0',
+  defaultSyncWorkers: 1,
   async install(host) {
     const dir = kubefedDir();
     await ensureNamespace(host, KUBEFED_NAMESPACE);

@@ -1,4 +1,7 @@
 // The report as markdown: machine facts, then one table with both systems, the ceiling and the ratios.
+
+import { KUBEFED_CONFIG_DEFAULTS } from '../src/config/index.ts';
+import { DEFAULT_REST_CONFIG_BURST, DEFAULT_REST_CONFIG_QPS } from '../src/controller-manager/main.ts';
 import type { BenchReport, SystemResult, Throughput } from './benchmark.ts';
 import { KINDS } from './workload.ts';
 
@@ -53,7 +56,8 @@ export function renderReport(r: BenchReport, command?: string): string {
       .join(' ')}, after ${m.loadAfter.map((x) => x.toFixed(2)).join(' ')}`,
     `- Versions: Node ${m.node}, ${m.go}, Kubernetes ${m.kubernetes} (kube-apiserver per cluster, one etcd)`,
     `- Federation: host + ${o.members} members; N = ${o.objects} objects per type; idle window ${o.idleSeconds} s; ` +
-      `${o.updateSamples} update samples; sync workers ${o.syncWorkers ?? 'default (1)'}; --rest-config-qps/burst ${o.restConfigQps ?? 'default (100)'}/${o.restConfigBurst ?? 'default (200)'}; wall time ${num(r.wallSeconds)} s`,
+      `${o.updateSamples} update samples; sync workers ${o.syncWorkers ?? `each system's default (kubefed-ts ${KUBEFED_CONFIG_DEFAULTS.syncController.maxConcurrentReconciles}, KubeFed 1)`}; ` +
+      `--rest-config-qps/burst ${o.restConfigQps !== undefined || o.restConfigBurst !== undefined ? `${o.restConfigQps ?? 'default'}/${o.restConfigBurst ?? 'default'}` : `each system's default (kubefed-ts ${DEFAULT_REST_CONFIG_QPS}/${DEFAULT_REST_CONFIG_BURST}, KubeFed 100/200)`}; wall time ${num(r.wallSeconds)} s`,
     '',
   );
   const rows: Row[] = [];

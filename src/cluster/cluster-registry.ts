@@ -49,7 +49,7 @@ export class ClusterRegistry {
       timeoutMs: 10_000,
       // KubeFed hard-codes 20 QPS, burst 30 per member client, which caps propagation at 20 objects per
       // second per member however many sync workers run (docs/benchmarks.md). kubefed-ts gives members the
-      // host client's limits (--rest-config-qps, --rest-config-burst: 100 and 200 by default); member
+      // host client's limits (--rest-config-qps, --rest-config-burst: 250 and 500 by default); member
       // apiservers still protect themselves with priority and fairness, whose 429s are retried.
       ...opts.host.rateLimit,
       ...opts.clientOptions,

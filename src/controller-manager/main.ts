@@ -23,6 +23,12 @@ import { FatalConfigError, loadKubeFedConfig } from './kubefed-config.ts';
 
 export const COMPONENT = 'kubefed-controller-manager';
 export const LEADER_LOCK_NAME = 'kubefed-controller-manager';
+/**
+ * Host and member client limits. KubeFed's were 100/200, shared by all of a controller's writes; a new
+ * object costs four host writes, so 100 QPS held a type to 25 objects per second (docs/benchmarks.md).
+ */
+export const DEFAULT_REST_CONFIG_QPS = 250;
+export const DEFAULT_REST_CONFIG_BURST = 500;
 
 interface Options {
   kubefedNamespace: string;
@@ -62,8 +68,16 @@ function buildCommand(): Command {
     )
     .option('--healthz-addr <addr>', 'address for /healthz and /readyz', ':8080')
     .option('--metrics-addr <addr>', 'address for /metrics', ':9090')
-    .addOption(new Option('--rest-config-qps <n>', 'host API QPS').default(100).argParser(Number))
-    .addOption(new Option('--rest-config-burst <n>', 'host API burst').default(200).argParser(Number))
+    .addOption(
+      new Option('--rest-config-qps <n>', 'QPS of each host client and of each member client')
+        .default(DEFAULT_REST_CONFIG_QPS)
+        .argParser(Number),
+    )
+    .addOption(
+      new Option('--rest-config-burst <n>', 'burst of each host client and of each member client')
+        .default(DEFAULT_REST_CONFIG_BURST)
+        .argParser(Number),
+    )
     .option(
       '--member-deletion-timeout <duration>',
       'how long deleting a federated object waits for a member that is not ready before releasing it ' +
