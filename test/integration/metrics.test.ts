@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { KUBEFED_CONFIG_DEFAULTS } from '../../src/config/index.ts';
 import type { KubeClient, KubeObject } from '../../src/kube/client/index.ts';
 import type { ControllerManagerProcess } from '../../src/testing/controller-manager-process.ts';
 import { type Federation, startFederation } from '../../src/testing/federation.ts';
@@ -55,10 +56,10 @@ describe('/metrics of a running federation', () => {
     assert.equal(value(s, 'joined_cluster_total'), 2);
     assert.ok((value(s, 'cluster_health_status_duration_seconds_count') ?? 0) >= 2);
     assert.equal(value(s, 'leader_election_master_status', { name: 'kubefed-controller-manager' }), 1);
-    // The sync controller of FederatedConfigMaps runs with KubeFed's default of one worker.
+    // The sync controller of FederatedConfigMaps runs with the default number of workers.
     assert.equal(
       value(s, 'controller_runtime_max_concurrent_reconciles', { controller: 'federatedconfigmap' }),
-      1,
+      KUBEFED_CONFIG_DEFAULTS.syncController.maxConcurrentReconciles,
     );
     assert.equal(
       value(s, 'controller_runtime_max_concurrent_reconciles', { controller: 'federatedtypeconfig' }),
