@@ -278,6 +278,7 @@ export class PropagationEngine {
     }
     try {
       const created = await timedDispatch('create', cluster, client.create(this.#type, desired));
+      this.#members.assumeWritten(cluster, created, undefined);
       return { status: '', object: created, version: objectVersion(created), updated: true };
     } catch (e) {
       const namespaceTimeout =
@@ -329,6 +330,7 @@ export class PropagationEngine {
         cluster,
         this.#client(cluster).update(this.#type, desired),
       );
+      this.#members.assumeWritten(cluster, updated, member.metadata.resourceVersion);
       return { status: '', object: updated, version: objectVersion(updated), updated: true };
     } catch (e) {
       return this.#fail(req, 'update', cluster, e, ClusterStatus.UpdateFailed);

@@ -92,6 +92,11 @@ export class MemberInformers {
     return { kind: 'failed', message: errorMessage(err) };
   }
 
+  /** See Informer.assume: the member object this process just wrote, before its watch event arrives. */
+  assumeWritten(cluster: string, obj: KubeObject, previousResourceVersion: string | undefined): void {
+    this.#informers.get(cluster)?.assume(obj, previousResourceVersion);
+  }
+
   #restart(name: string, ready: boolean): void {
     const old = this.#informers.get(name);
     this.#informers.delete(name);

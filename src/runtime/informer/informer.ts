@@ -69,6 +69,21 @@ export class Informer<T extends KubeObject = KubeObject> {
     this.#running ??= this.#run();
   }
 
+  /**
+   * Records the result of this process's own write before its watch event arrives, so that a read in
+   * between (the next reconcile) does not act on what the write replaced: a PUT with the old
+   * resourceVersion (409) or a second POST. Only applied while the cache still holds exactly what the write
+   * replaced (`previousResourceVersion`, or nothing for a create); no handler is called, and the watch
+   * event of the same resourceVersion is then not reported as a change. Returns whether it was applied.
+   */
+  assume(obj: T, previousResourceVersion: string | undefined): boolean {
+    if (!this.#synced) return false;
+    const current = this.#store.get(objectKey(obj));
+    if (current?.metadata.resourceVersion !== previousResourceVersion) return false;
+    this.#store.set(obj);
+    return true;
+  }
+
   async stop(): Promise<void> {
     this.#abort.abort();
     await this.#running;
