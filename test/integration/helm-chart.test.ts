@@ -364,6 +364,8 @@ describe('charts/kubefed-ts rendered by helm template', () => {
 
   test('the admission webhook: command, HTTPS readiness, serving cert, no API token, hardened', () => {
     const d = find<DeploymentObj>(objs, 'Deployment', 'kubefed-admission-webhook');
+    // The webhooks fail closed: two replicas, so one can be down without blocking writes.
+    assert.equal(d.spec.replicas, 2);
     const pod = d.spec.template.spec;
     assert.equal(pod.serviceAccountName, 'kubefed-admission-webhook');
     assert.equal(pod.automountServiceAccountToken, false);
