@@ -25,6 +25,7 @@ import {
   withQuery,
 } from '../src/kube/client/index.ts';
 import { type Federation, startFederation } from '../src/testing/federation.ts';
+import { parsePrometheusText, value } from '../src/testing/prometheus.ts';
 import {
   CpuAccount,
   MemberTracker,
@@ -578,8 +579,7 @@ async function measureSystem(
 async function scrapeGauge(url: string, name: string): Promise<number | undefined> {
   try {
     const text = await (await fetch(url, { signal: AbortSignal.timeout(5000) })).text();
-    const line = text.split('\n').find((l) => l.startsWith(`${name} `));
-    return line ? Number(line.slice(name.length + 1)) : undefined;
+    return value(parsePrometheusText(text), name);
   } catch {
     return undefined;
   }

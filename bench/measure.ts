@@ -3,6 +3,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import type { KubeClient, KubeObject, ResourceType } from '../src/kube/client/index.ts';
 import { Informer } from '../src/runtime/informer/index.ts';
+import { parsePrometheusText, samples } from '../src/testing/prometheus.ts';
 
 /** Linux USER_HZ; sysconf(_SC_CLK_TCK) is 100 on every Linux Node runs on. */
 const CLOCK_TICKS = 100;
@@ -76,22 +77,12 @@ const WRITE_VERBS = new Set(['POST', 'PUT', 'PATCH', 'DELETE', 'APPLY', 'DELETEC
 /** Parses `apiserver_request_total` lines into a sum of write requests per resource (group/resource). */
 export function writeCounts(metricsText: string): Map<string, number> {
   const out = new Map<string, number>();
-  for (const line of metricsText.split('\n')) {
-    if (!line.startsWith('apiserver_request_total{')) continue;
-    const close = line.lastIndexOf('}');
-    const labels = parseLabels(line.slice('apiserver_request_total{'.length, close));
+  for (const { labels, value } of samples(parsePrometheusText(metricsText), 'apiserver_request_total')) {
     if (!WRITE_VERBS.has(labels['verb'] ?? '')) continue;
-    const value = Number(line.slice(close + 1).trim());
     const group = labels['group'] ?? '';
     const key = `${group ? `${group}/` : ''}${labels['resource'] ?? ''}`;
     out.set(key, (out.get(key) ?? 0) + value);
   }
-  return out;
-}
-
-function parseLabels(s: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const m of s.matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)) out[m[1] as string] = m[2] as string;
   return out;
 }
 

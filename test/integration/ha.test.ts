@@ -15,6 +15,7 @@ import {
 } from '../../src/testing/controller-manager-process.ts';
 import { type Federation, startFederation } from '../../src/testing/federation.ts';
 import { waitFor } from '../../src/testing/ports.ts';
+import { scrape, value } from '../../src/testing/prometheus.ts';
 import {
   createFederatedNamespace,
   eventually,
@@ -25,7 +26,6 @@ import {
   T,
 } from './federation-helpers.ts';
 import { FAST_CONFIG, kubefedctl, NS, prepareHost, waitForCluster } from './helpers.ts';
-import { scrape, value } from './prometheus.ts';
 
 const NAMESPACE = 'ha-test';
 const NAMES = ['ha-0', 'ha-1', 'ha-2', 'ha-3', 'ha-4'];

@@ -4,6 +4,7 @@ import { KUBEFED_CONFIG_DEFAULTS } from '../../src/config/index.ts';
 import type { KubeClient, KubeObject } from '../../src/kube/client/index.ts';
 import type { ControllerManagerProcess } from '../../src/testing/controller-manager-process.ts';
 import { type Federation, startFederation } from '../../src/testing/federation.ts';
+import { type Sample, scrape, value } from '../../src/testing/prometheus.ts';
 import {
   createFederatedNamespace,
   eventually,
@@ -12,7 +13,6 @@ import {
   startPropagation,
   T,
 } from './federation-helpers.ts';
-import { type Sample, scrape, value } from './prometheus.ts';
 
 const NAMESPACE = 'metrics-test';
 const NAMES = ['m-0', 'm-1', 'm-2'];

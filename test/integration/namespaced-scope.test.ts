@@ -16,6 +16,7 @@ import {
   startKubefedControllerManager,
 } from '../../src/testing/controller-manager-process.ts';
 import { type Federation, startFederation } from '../../src/testing/federation.ts';
+import { scrape, value } from '../../src/testing/prometheus.ts';
 import {
   eventually,
   type FedObject,
@@ -25,7 +26,6 @@ import {
   T,
 } from './federation-helpers.ts';
 import { type ClusterObject, FAST_CONFIG, kubefedctl } from './helpers.ts';
-import { scrape, value } from './prometheus.ts';
 
 /** The control plane's namespace (KubeFed namespace) and a namespace it must leave alone. */
 const A = 'team-a';

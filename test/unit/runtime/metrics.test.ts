@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { prometheusWorkQueueMetrics, registry, timedDispatch } from '../../../src/runtime/metrics.ts';
 import { ok, runWorkers, WorkQueue } from '../../../src/runtime/workqueue/index.ts';
-import { parsePrometheusText, value } from '../../integration/prometheus.ts';
+import { parsePrometheusText, value } from '../../../src/testing/prometheus.ts';
 
 test('the Prometheus text reader handles labels, escapes, special values and comments', () => {
   const s = parsePrometheusText(

@@ -1,5 +1,5 @@
-// A small reader of the Prometheus text exposition format (what /metrics serves), for tests that assert
-// on metric values rather than on regular expressions over the text.
+// A small reader of the Prometheus text exposition format (what /metrics serves), for tests and the benchmark
+// that read metric values rather than match regular expressions over the text.
 
 export interface Sample {
   name: string;
