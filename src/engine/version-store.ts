@@ -10,6 +10,7 @@ import {
   isAlreadyExists,
   isConflict,
   isForbidden,
+  isNamespaceTerminating,
   isNotFound,
   type KubeClient,
   type KubeObject,
@@ -127,9 +128,8 @@ export class VersionStore {
         return;
       } catch (e) {
         if (isForbidden(e)) {
-          // A terminating namespace refuses new objects, which is expected; anything else is missing RBAC.
-          const terminating = /being terminated/.test(errorMessage(e));
-          if (!terminating)
+          // Anything but a terminating namespace is missing RBAC: say so. Either way, retrying cannot help.
+          if (!isNamespaceTerminating(e))
             this.#log.warn({ version: key, err: errorMessage(e) }, 'forbidden to write propagated version');
           return;
         }

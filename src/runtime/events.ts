@@ -3,6 +3,7 @@ import {
   CoreTypes,
   errorMessage,
   isForbidden,
+  isNamespaceTerminating,
   type KubeClient,
   type KubeObject,
 } from '../kube/client/index.ts';
@@ -70,7 +71,7 @@ export class EventRecorder {
     } catch (e) {
       this.#recent.delete(key);
       // Events are best effort; a denial other than a terminating namespace means missing RBAC, so say it.
-      const denied = isForbidden(e) && !/being terminated/.test(errorMessage(e));
+      const denied = isForbidden(e) && !isNamespaceTerminating(e);
       this.#log[denied ? 'warn' : 'debug']({ err: errorMessage(e), reason }, 'could not record event');
     }
   }

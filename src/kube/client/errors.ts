@@ -75,6 +75,12 @@ export const isGone = (e: unknown): boolean =>
   e instanceof ApiError && (e.statusCode === 410 || e.reason === 'Expired' || e.reason === 'Gone');
 export const isForbidden = (e: unknown): boolean => e instanceof ApiError && e.statusCode === 403;
 export const isUnauthorized = (e: unknown): boolean => e instanceof ApiError && e.statusCode === 401;
+/**
+ * The 403 the NamespaceLifecycle admission plugin answers to a create in a namespace being deleted ("unable
+ * to create new content in namespace x because it is being terminated"): expected, unlike an RBAC denial.
+ */
+export const isNamespaceTerminating = (e: unknown): boolean =>
+  isForbidden(e) && /because it is being terminated/.test((e as ApiError).message);
 
 /** One readable line for logs, events and CLI errors. */
 export function errorMessage(e: unknown): string {
