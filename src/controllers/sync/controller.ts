@@ -471,8 +471,7 @@ export class SyncController {
       : undefined;
     const [statusResult] = await Promise.all([
       this.#writeStatus(fed, {
-        reason:
-          placement.reason === AggregateReason.ComputePlacementFailed ? placement.reason : placement.reason,
+        reason: placement.reason,
         outcome,
         aggregate,
       }),
