@@ -2,7 +2,7 @@
 // fails every cluster of the object with ApplyOverridesFailed, so the first error is enough.
 
 import { isPlainObject } from './json.ts';
-import { escapeJsonPointerToken, type OverrideOperation, type PatchOp } from './json-patch.ts';
+import { escapeJsonPointerToken, type OverrideOperation } from './json-patch.ts';
 
 export { applyJsonPatch, JsonPatchError, type OverrideOperation, type PatchOp } from './json-patch.ts';
 
@@ -21,14 +21,14 @@ export const FORBIDDEN_OVERRIDE_PATHS: readonly string[] = [
 const FORBIDDEN: ReadonlySet<string> = new Set(FORBIDDEN_OVERRIDE_PATHS);
 
 /**
- * Returns a JSON pointer for an override path. A path starting with `/` already is one. Anything
- * else is the pre-v0.1 dotted shorthand of KubeFed, extended with indexes:
+ * Returns a JSON pointer for an override path. A path starting with `/` already is one, and `""` is the whole
+ * object (KubeFed passes both to the JSON-patch library as they are). Anything else is the pre-v0.1 dotted
+ * shorthand of KubeFed, extended with indexes:
  * `spec.replicas`, `spec.template.spec.containers.0.image`, `containers[0].image`, `args[-1]`, and
  * quoted keys for names with dots, `metadata.labels["app.kubernetes.io/name"]`.
  */
 export function normalizeOverridePath(path: string): string {
-  if (path === '') throw new OverridesError('override path must not be empty');
-  if (path.startsWith('/')) return path;
+  if (path === '' || path.startsWith('/')) return path;
   return `/${dottedTokens(path).map(escapeJsonPointerToken).join('/')}`;
 }
 
@@ -77,11 +77,13 @@ function dottedTokens(path: string): string[] {
   return tokens;
 }
 
-const OPS: ReadonlySet<string> = new Set<PatchOp>(['add', 'remove', 'replace']);
-
 /**
- * Validates `spec.overrides` and returns each cluster's JSON patch, paths normalised to JSON
- * pointers and an empty op defaulted to `replace`. Throws the first OverridesError found.
+ * Validates `spec.overrides` as KubeFed's GetOverrides does and returns each cluster's JSON patch, paths
+ * normalised to JSON pointers and an empty op defaulted to `replace` (ApplyJSONPatch). The op itself is left to
+ * the JSON-patch library, as in KubeFed: the CRD admits only add, remove and replace, and any other op fails
+ * that cluster when applied. A missing or null value is null, since KubeFed serialises it with omitempty: `add`
+ * and `replace` then set the field to null, which the desired object drops (the field is unset).
+ * Throws the first OverridesError found.
  */
 export function parseOverrides(raw: unknown): Map<string, OverrideOperation[]> {
   const result = new Map<string, OverrideOperation[]>();
@@ -106,7 +108,6 @@ export function parseOverrides(raw: unknown): Map<string, OverrideOperation[]> {
       if (rawOp !== undefined && rawOp !== null && typeof rawOp !== 'string')
         throw new OverridesError(`${where(i)} has an invalid op: ${JSON.stringify(rawOp)}`);
       const op = rawOp === undefined || rawOp === null || rawOp === '' ? 'replace' : rawOp;
-      if (!OPS.has(op)) throw new OverridesError(`${where(i)} has an invalid op: ${op}`);
       const rawPath: unknown = entry.path;
       if (typeof rawPath !== 'string') throw new OverridesError(`${where(i)} must have a string path`);
       let path: string;
@@ -121,14 +122,7 @@ export function parseOverrides(raw: unknown): Map<string, OverrideOperation[]> {
           `path ${JSON.stringify(rawPath)} appears more than once for cluster ${JSON.stringify(cluster)}`,
         );
       paths.add(path);
-      if (op === 'remove') {
-        ops.push({ op, path });
-        return;
-      }
-      // KubeFed serialises value with omitempty: a null value vanishes and the patch fails.
-      if (entry.value === undefined || entry.value === null)
-        throw new OverridesError(`${where(i)} is missing a value for path ${rawPath}`);
-      ops.push({ op: op as PatchOp, path, value: entry.value });
+      ops.push(op === 'remove' ? { op, path } : { op, path, value: entry.value ?? null });
     });
     result.set(cluster, ops);
   });

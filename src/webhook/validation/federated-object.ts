@@ -207,7 +207,7 @@ function labelSelectorErrors(sel: JsonObject, path: string): FieldError[] {
 /**
  * The rules of parseOverrides (src/propagation/overrides.ts), every violation reported with its path
  * rather than only the first: clusterName given once; per cluster, valid paths given once and none of the
- * object's identity; op add, remove, replace or empty; a value for add and replace.
+ * object's identity; op add, remove, replace or empty (the CRD's pattern). No value is needed: null is a value.
  */
 function overridesErrors(value: unknown): FieldError[] {
   if (isMissing(value)) return [];
@@ -259,7 +259,8 @@ function clusterOverrideErrors(entry: JsonObject, path: string, seen: Set<string
     if (op === undefined) errs.push(notSupported(`${path}.op`, asFieldValue(rawOp), OPS));
   }
   const rawPath = entry['path'];
-  if (isMissing(rawPath) || rawPath === '') errs.push(required(`${path}.path`));
+  // The CRD requires the key; "" is the whole object, which KubeFed's JSON-patch library accepts for replace.
+  if (isMissing(rawPath)) errs.push(required(`${path}.path`));
   else if (typeof rawPath !== 'string')
     errs.push(invalid(`${path}.path`, asFieldValue(rawPath), 'must be a string'));
   else {
@@ -280,10 +281,6 @@ function clusterOverrideErrors(entry: JsonObject, path: string, seen: Set<string
     } else if (pointer !== undefined && seen.has(pointer)) errs.push(duplicate(`${path}.path`, rawPath));
     if (pointer !== undefined) seen.add(pointer);
   }
-  if (op !== undefined && op !== 'remove' && isMissing(entry['value'])) {
-    errs.push(
-      required(`${path}.value`, `op ${JSON.stringify(op)} needs a value (null is no value; use op "remove")`),
-    );
-  }
+  // No value is allowed: KubeFed serialises it with omitempty, so add and replace set null (the field is unset).
   return errs;
 }

@@ -410,7 +410,6 @@ describe('buildClusterObject', () => {
           value: { apiVersion: 'apps/v1', kind: 'Secret', metadata: { name: 'd', namespace: 'n' } },
         },
       ],
-      [{ op: 'replace', path: '', value: 'x' }],
       [{ op: 'remove', path: '/metadata' }],
       [{ op: 'remove', path: '/apiVersion' }],
       [{ op: 'replace', path: '/apiVersion', value: 3 }],
@@ -418,6 +417,11 @@ describe('buildClusterObject', () => {
       [{ op: 'replace', path: '/metadata/labels', value: { a: 1 } }],
     ];
     for (const ops of cases) assert.throws(() => withOverride(ops), OverridesError, JSON.stringify(ops));
+  });
+
+  test('replacing the whole object with a scalar changes nothing, as in evanphx/json-patch v4', () => {
+    const { object } = withOverride([{ op: 'replace', path: '', value: 'x' }]);
+    assert.deepEqual(object, withOverride([]).object);
   });
 
   test('a /metadata replacement keeping the identity is accepted', () => {
