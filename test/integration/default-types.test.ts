@@ -7,6 +7,7 @@ import type { ControllerManagerProcess } from '../../src/testing/controller-mana
 import { type Federation, startFederation } from '../../src/testing/federation.ts';
 import {
   createFederatedNamespace,
+  establishCrd,
   eventReasons,
   eventually,
   FED_GROUP,
@@ -21,6 +22,39 @@ import { kubefedctl, NS } from './helpers.ts';
 
 const NSX = 'lifecycle';
 const API = `${FED_GROUP}/${FED_VERSION}`;
+
+/** A namespaced CRD with a structural schema, like the generated CRDs of KubeFed's e2e (test/e2e/crd.go). */
+const WIDGET_CRD = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'widgets.example.com' },
+  spec: {
+    group: 'example.com',
+    names: { kind: 'Widget', listKind: 'WidgetList', plural: 'widgets', singular: 'widget' },
+    scope: 'Namespaced',
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        schema: {
+          openAPIV3Schema: {
+            type: 'object',
+            properties: { spec: { type: 'object', properties: { size: { type: 'integer' } } } },
+          },
+        },
+      },
+    ],
+  },
+};
+
+interface TargetType {
+  group: string;
+  version: string;
+  plural: string;
+  kind: string;
+  namespaced: boolean;
+}
 
 /** A template per default type, like KubeFed's test/common/fixtures. */
 const TEMPLATES: Record<string, Record<string, unknown>> = {
@@ -73,105 +107,145 @@ describe('create / update / placement change / delete for each of the ten defaul
     await fed?.stop();
   });
 
-  for (const t of DEFAULT_TARGET_TYPES) {
-    test(`${t.kind}: full lifecycle`, async () => {
-      const isNamespace = t.kind === 'Namespace';
-      const target: ResourceType = {
-        group: t.group,
-        version: t.version,
-        plural: t.plural,
-        namespaced: t.namespaced,
-        kind: t.kind,
-      };
-      const fedT: ResourceType = {
-        group: FED_GROUP,
-        version: FED_VERSION,
-        plural: `federated${t.plural}`,
-        namespaced: t.namespaced || isNamespace,
-        kind: `Federated${t.kind}`,
-      };
-      const name = isNamespace ? 'lifecycle-ns' : `lc-${t.kind.toLowerCase()}`;
-      const fedNs = isNamespace ? name : t.namespaced ? NSX : undefined;
-      const targetNs = t.namespaced ? NSX : undefined;
-      if (isNamespace)
-        await host.create(T.namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
-      await host.create(fedT, {
-        apiVersion: API,
-        kind: fedT.kind,
-        metadata: { name, ...(fedNs ? { namespace: fedNs } : {}) },
-        spec: {
-          template: TEMPLATES[t.kind],
-          placement: { clusters: [{ name: 'cluster1' }, { name: 'cluster2' }] },
-        },
-      });
-      const get = (c: KubeClient) => getOrUndefined(c, target, name, targetNs);
-      await eventually(
-        `${t.kind} in both members, managed`,
-        () => Promise.all(members.map(get)),
-        (v) => v.every((o) => o?.metadata.labels?.['kubefed.io/managed'] === 'true'),
-      );
-      await eventually(
-        'Propagation=True',
-        () => host.get<FedObject>(fedT, name, fedNs),
-        (o) => propagation(o)?.status === 'True',
-      );
-
-      // Update: an override on /metadata/labels for cluster1.
-      await host.patch(
-        fedT,
-        name,
-        {
-          spec: {
-            overrides: [
-              {
-                clusterName: 'cluster1',
-                clusterOverrides: [{ op: 'add', path: '/metadata/labels', value: { tier: 'one' } }],
-              },
-            ],
-          },
-        },
-        { namespace: fedNs },
-      );
-      await eventually(
-        'override applied in cluster1 only',
-        () => Promise.all(members.map(get)),
-        (v) =>
-          v[0]?.metadata.labels?.tier === 'one' &&
-          v[0]?.metadata.labels?.['kubefed.io/managed'] === 'true' &&
-          v[1]?.metadata.labels?.tier === undefined,
-      );
-      await eventually(
-        'still Propagation=True after the update',
-        () => host.get<FedObject>(fedT, name, fedNs),
-        (o) => propagation(o)?.status === 'True' && o.status?.observedGeneration === o.metadata.generation,
-      );
-
-      // Placement change: cluster2 drops out.
-      await host.patch(
-        fedT,
-        name,
-        { spec: { placement: { clusters: [{ name: 'cluster1' }] } } },
-        { namespace: fedNs },
-      );
-      await eventually(
-        'removed from cluster2',
-        () => get(members[1] as KubeClient),
-        (o) => o === undefined || Boolean(o.metadata.deletionTimestamp),
-        60_000,
-      );
-
-      // Delete: cleaned up in cluster1, federated object released.
-      await host.delete(fedT, name, { namespace: fedNs });
-      await eventually(
-        'federated object released',
-        () => getOrUndefined(host, fedT, name, fedNs),
-        (o) => o === undefined,
-        60_000,
-      );
-      const left = await get(members[0] as KubeClient);
-      assert.ok(left === undefined || left.metadata.deletionTimestamp, `${t.kind} still in cluster1`);
+  /**
+   * KubeFed's own CRUD scenario (test/e2e/crud.go with test/common/crudtester.go): create with placement on two
+   * members, update with a label override that has no op on a template without labels (evanphx/json-patch's
+   * replace sets the missing member), drop one cluster from placement, delete; each step checked in the members.
+   */
+  async function lifecycle(t: TargetType, template: Record<string, unknown>): Promise<void> {
+    const isNamespace = t.kind === 'Namespace';
+    const target: ResourceType = {
+      group: t.group,
+      version: t.version,
+      plural: t.plural,
+      namespaced: t.namespaced,
+      kind: t.kind,
+    };
+    const fedT: ResourceType = {
+      group: FED_GROUP,
+      version: FED_VERSION,
+      plural: `federated${t.plural}`,
+      namespaced: t.namespaced || isNamespace,
+      kind: `Federated${t.kind}`,
+    };
+    const name = isNamespace ? 'lifecycle-ns' : `lc-${t.kind.toLowerCase()}`;
+    const fedNs = isNamespace ? name : t.namespaced ? NSX : undefined;
+    const targetNs = t.namespaced ? NSX : undefined;
+    assert.equal((template.metadata as { labels?: unknown } | undefined)?.labels, undefined);
+    if (isNamespace)
+      await host.create(T.namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+    await host.create(fedT, {
+      apiVersion: API,
+      kind: fedT.kind,
+      metadata: { name, ...(fedNs ? { namespace: fedNs } : {}) },
+      spec: { template, placement: { clusters: [{ name: 'cluster1' }, { name: 'cluster2' }] } },
     });
+    const get = (c: KubeClient) => getOrUndefined(c, target, name, targetNs);
+    await eventually(
+      `${t.kind} in both members, managed`,
+      () => Promise.all(members.map(get)),
+      (v) => v.every((o) => o?.metadata.labels?.['kubefed.io/managed'] === 'true'),
+    );
+    await eventually(
+      'Propagation=True',
+      () => host.get<FedObject>(fedT, name, fedNs),
+      (o) => propagation(o)?.status === 'True',
+    );
+
+    // Update: an override of /metadata/labels for cluster1, with no op, as KubeFed's e2e writes it.
+    await host.patch(
+      fedT,
+      name,
+      {
+        spec: {
+          overrides: [
+            {
+              clusterName: 'cluster1',
+              clusterOverrides: [{ path: '/metadata/labels', value: { tier: 'one' } }],
+            },
+          ],
+        },
+      },
+      { namespace: fedNs },
+    );
+    await eventually(
+      'override applied in cluster1 only',
+      () => Promise.all(members.map(get)),
+      (v) =>
+        v[0]?.metadata.labels?.tier === 'one' &&
+        v[0]?.metadata.labels?.['kubefed.io/managed'] === 'true' &&
+        v[1]?.metadata.labels?.tier === undefined,
+    );
+    const updated = await eventually(
+      'still Propagation=True after the update',
+      () => host.get<FedObject>(fedT, name, fedNs),
+      (o) => propagation(o)?.status === 'True' && o.status?.observedGeneration === o.metadata.generation,
+    );
+    assert.deepEqual(
+      updated.status?.clusters?.map((c) => [c.name, c.status ?? '']),
+      [
+        ['cluster1', ''],
+        ['cluster2', ''],
+      ],
+    );
+
+    // Placement change: cluster2 drops out.
+    await host.patch(
+      fedT,
+      name,
+      { spec: { placement: { clusters: [{ name: 'cluster1' }] } } },
+      { namespace: fedNs },
+    );
+    await eventually(
+      'removed from cluster2',
+      () => get(members[1] as KubeClient),
+      (o) => o === undefined || Boolean(o.metadata.deletionTimestamp),
+      60_000,
+    );
+    assert.equal((await get(members[0] as KubeClient))?.metadata.labels?.tier, 'one');
+
+    // Delete: cleaned up in cluster1, federated object released.
+    await host.delete(fedT, name, { namespace: fedNs });
+    await eventually(
+      'federated object released',
+      () => getOrUndefined(host, fedT, name, fedNs),
+      (o) => o === undefined,
+      60_000,
+    );
+    const left = await get(members[0] as KubeClient);
+    assert.ok(left === undefined || left.metadata.deletionTimestamp, `${t.kind} still in cluster1`);
   }
+
+  for (const t of DEFAULT_TARGET_TYPES) {
+    test(`${t.kind}: full lifecycle`, () => lifecycle(t, TEMPLATES[t.kind] ?? {}));
+  }
+
+  test('a CRD enabled with kubefedctl: full lifecycle', async () => {
+    await Promise.all([host, ...members].map((c) => establishCrd(c, WIDGET_CRD)));
+    const r = await kubefedctl([
+      'enable',
+      'widgets',
+      '--kubeconfig',
+      fed.kubeconfigPath,
+      '--host-cluster-context',
+      'host',
+    ]);
+    assert.equal(r.code, 0, r.stderr);
+    await eventually(
+      'FTC running',
+      () =>
+        host.get<KubeObject & { status?: { propagationController?: string } }>(
+          FederatedTypeConfigType,
+          'widgets.example.com',
+          NS,
+        ),
+      (o) => o.status?.propagationController === 'Running',
+    );
+    await lifecycle(
+      { group: 'example.com', version: 'v1', plural: 'widgets', kind: 'Widget', namespaced: true },
+      { spec: { size: 3 } },
+    );
+  });
 
   test('an update rejected as immutable shows UpdateFailed with the API server message', async () => {
     const fj: ResourceType = {

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { installControlPlane } from '../../src/install/control-plane.ts';
 import type { KubeClient, KubeObject, ResourceType } from '../../src/kube/client/index.ts';
-import { isNotFound } from '../../src/kube/client/index.ts';
+import { CoreTypes, isNotFound } from '../../src/kube/client/index.ts';
 import {
   type ControllerManagerProcess,
   startKubefedControllerManager,
@@ -152,4 +152,18 @@ export async function eventReasons(host: KubeClient, namespace: string, name: st
     { namespace },
   );
   return list.items.filter((e) => e.involvedObject?.name === name).map((e) => e.reason ?? '');
+}
+
+/** Creates a CustomResourceDefinition and waits until the apiserver serves it (Established=True). */
+export async function establishCrd(c: KubeClient, crd: { metadata: { name: string } }): Promise<void> {
+  await c.create(CoreTypes.crds, crd as unknown as KubeObject);
+  await eventually(
+    `CRD ${crd.metadata.name} established`,
+    () =>
+      c.get<KubeObject & { status?: { conditions?: Array<{ type: string; status: string }> } }>(
+        CoreTypes.crds,
+        crd.metadata.name,
+      ),
+    (o) => Boolean(o.status?.conditions?.some((x) => x.type === 'Established' && x.status === 'True')),
+  );
 }
