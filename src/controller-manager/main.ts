@@ -19,6 +19,7 @@ import { Backoff, sleep } from '../runtime/backoff.ts';
 import { EventRecorder } from '../runtime/events.ts';
 import { createLogger, type Logger } from '../runtime/logger.ts';
 import { Manager, signalsHandler } from '../runtime/manager.ts';
+import { controllerSet } from './controller-set.ts';
 import { FatalConfigError, loadKubeFedConfig } from './kubefed-config.ts';
 
 export const COMPONENT = 'kubefed-controller-manager';
@@ -202,14 +203,16 @@ async function run(o: Options, log: Logger): Promise<number> {
     logger: log,
     deletionTimeoutMs,
   });
-  manager.add(ftcController);
-  // KubeFed's SchedulerPreferences gate: replica scheduling with ReplicaSchedulingPreferences.
-  const scheduling = config.featureGates.SchedulerPreferences
+  // The feature gates decide what runs (KubeFed's startControllers; see controller-set.ts).
+  const controllers = controllerSet(config.featureGates);
+  for (const reason of controllers.notStarted) log.info(reason);
+  if (controllers.federatedTypeConfig) manager.add(ftcController);
+  const scheduling = controllers.scheduling
     ? new SchedulingController({ host, namespace, config, ftcs: ftcController, logger: log })
     : undefined;
   if (scheduling) manager.add(scheduling);
   // Multi-cluster DNS (KubeFed v0.6's ServiceDNSRecord / IngressDNSRecord): idle unless records exist.
-  for (const kind of ['service', 'ingress'] as const) {
+  for (const kind of controllers.dns ? (['service', 'ingress'] as const) : []) {
     manager.add(
       new DnsController({
         kind,
@@ -226,7 +229,9 @@ async function run(o: Options, log: Logger): Promise<number> {
   manager.addReadyCheck(
     'caches',
     () =>
-      !manager.isLeader || (health.hasSynced() && ftcController.hasSynced()) || 'informer caches not synced',
+      !manager.isLeader ||
+      (health.hasSynced() && (!controllers.federatedTypeConfig || ftcController.hasSynced())) ||
+      'informer caches not synced',
   );
 
   const exit = await manager.run(signal);

@@ -33,6 +33,7 @@ import {
   startKubefedControllerManager,
 } from '../../src/testing/controller-manager-process.ts';
 import { type Federation, startFederation } from '../../src/testing/federation.ts';
+import { parsePrometheusText, value } from '../../src/testing/prometheus.ts';
 import { webhookConfigurations } from '../../src/webhook/index.ts';
 import {
   eventually,
@@ -130,14 +131,15 @@ async function helm(args: string[]): Promise<RunResult> {
   return run(helmBinary(), args, helmEnv);
 }
 
-/** `helm template` of the chart, as objects in Helm's install order. */
-async function render(namespace: string, set: string[] = []): Promise<Obj[]> {
+/** `helm template` of the chart, as objects in Helm's install order; values files first, then `--set`s. */
+async function render(namespace: string, set: string[] = [], valuesFiles: string[] = []): Promise<Obj[]> {
   const r = await helm([
     'template',
     RELEASE,
     CHART,
     '--namespace',
     namespace,
+    ...valuesFiles.flatMap((f) => ['--values', f]),
     ...set.flatMap((s) => ['--set', s]),
   ]);
   assert.equal(r.code, 0, `helm template failed: ${r.stderr}`);
@@ -663,6 +665,215 @@ describe('charts/kubefed-ts rendered by helm template', () => {
   });
 });
 
+const FIXTURES = join(REPO_ROOT, 'test/fixtures/helm');
+/** KubeFed v0.10.0's charts/kubefed/values.yaml, verbatim. */
+const KUBEFED_VALUES = join(FIXTURES, 'kubefed-v0.10.0-values.yaml');
+/** The same keys as users leave them: null, "", {}. */
+const EMPTY_KEYS_VALUES = join(FIXTURES, 'kubefed-values-empty-keys.yaml');
+
+/**
+ * A render with what legitimately differs between two renders taken out: the generated CA and serving
+ * certificate (new ones on every render) and so the webhooks' caBundle.
+ */
+function comparable(objs: Obj[]): Obj[] {
+  return objs.map((o) => {
+    const c = structuredClone(o) as Obj & { data?: unknown; webhooks?: WebhookObj[] };
+    if (c.kind === 'Secret') c.data = '<generated>';
+    for (const w of c.webhooks ?? []) w.clientConfig.caBundle = '<generated>';
+    return c;
+  });
+}
+
+function container(objs: Obj[], deployment: string): Container {
+  const c = find<DeploymentObj>(objs, 'Deployment', deployment).spec.template.spec.containers[0];
+  assert.ok(c);
+  return c;
+}
+
+describe("a values file written for KubeFed v0.10's chart", () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kubefed-ts-values-'));
+  const valuesFile = (name: string, yaml: string) => {
+    const file = join(dir, name);
+    writeFileSync(file, yaml);
+    return file;
+  };
+  let defaults: Obj[];
+  before(async () => {
+    defaults = await render(CLUSTER_NS);
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  test("KubeFed's own values.yaml: KubeFed's meaning, key by key", async () => {
+    const objs = await render(CLUSTER_NS, [], [KUBEFED_VALUES]);
+    // Its empty keys are KubeFed's defaults, which are the chart's: the KubeFedConfig is the default one.
+    const cfg = find<Obj & { spec: KubeFedConfigSpec }>(objs, 'KubeFedConfig', 'kubefed');
+    assert.deepEqual(
+      cfg.spec,
+      find<Obj & { spec: KubeFedConfigSpec }>(defaults, 'KubeFedConfig', 'kubefed').spec,
+    );
+    const resolved = resolveKubeFedConfig(cfg.spec);
+    assert.equal(resolved.scope, 'Cluster');
+    assert.deepEqual(resolved.featureGates, {
+      PushReconciler: true,
+      SchedulerPreferences: true,
+      RawResourceStatusCollection: true,
+    });
+    assert.equal(resolved.controllerDuration.availableDelayMs, 20_000);
+    assert.equal(resolved.clusterHealthCheck.periodMs, 10_000);
+    assert.equal(resolved.syncController.adoptResources, true);
+    // What it does set, it gets: 2 controller replicas, 1 webhook replica, klog levels 2 and 8, resources.
+    const manager = find<DeploymentObj>(objs, 'Deployment', 'kubefed-controller-manager');
+    const webhook = find<DeploymentObj>(objs, 'Deployment', 'kubefed-admission-webhook');
+    assert.equal(manager.spec.replicas, 2);
+    assert.equal(webhook.spec.replicas, 1);
+    assert.ok(container(objs, 'kubefed-controller-manager').command.includes('--v=2'));
+    assert.ok(container(objs, 'kubefed-admission-webhook').command.includes('--v=8'));
+    assert.deepEqual(container(objs, 'kubefed-admission-webhook').resources, {
+      limits: { cpu: '100m', memory: '256Mi' },
+      requests: { cpu: '100m', memory: '64Mi' },
+    });
+    // quay.io/kubernetes-multicluster/kubefed:canary cannot run kubefed-ts: kubefed-ts's image instead.
+    for (const d of ['kubefed-controller-manager', 'kubefed-admission-webhook']) {
+      assert.equal(container(objs, d).image, 'ghcr.io/kubefed-ts/kubefed-ts:0.1.0', d);
+    }
+    // KubeFed's post-install kubectl Job (postInstallJob.*) is not needed: the gates are in the KubeFedConfig.
+    assert.ok(!objs.some((o) => o.kind === 'Job' || o.kind === 'ConfigMap'));
+    // Everything else is what the chart renders without values.
+    const normalise = (list: Obj[]) =>
+      comparable(list).map((o) => {
+        if (o.kind !== 'Deployment') return o;
+        const d = structuredClone(o) as DeploymentObj;
+        d.spec.replicas = 0;
+        for (const c of d.spec.template.spec.containers)
+          c.command = c.command.filter((f) => !f.startsWith('--v='));
+        return d as Obj;
+      });
+    assert.deepEqual(normalise(objs), normalise(defaults));
+  });
+
+  test('empty, null and {} keys render exactly what no values render', async () => {
+    const files = [
+      EMPTY_KEYS_VALUES,
+      valuesFile('empty-block.yaml', 'controllermanager: {}\n'),
+      valuesFile('null-block.yaml', 'controllermanager:\nglobal:\n'),
+      valuesFile('null-gates.yaml', 'controllermanager:\n  featureGates:\n  controller:\n  webhook:\n'),
+    ];
+    for (const file of files) {
+      const objs = await render(CLUSTER_NS, [], [file]);
+      assert.deepEqual(comparable(objs), comparable(defaults), file);
+    }
+    const lint = await helm(['lint', CHART, '--strict', '--values', EMPTY_KEYS_VALUES]);
+    assert.equal(lint.code, 0, lint.stdout + lint.stderr);
+  });
+
+  test('set keys keep their KubeFed meaning: gates, durations, images, scheduling, RBAC scope', async () => {
+    const file = valuesFile(
+      'set.yaml',
+      `controllermanager:
+  clusterAvailableDelay: 30s
+  clusterHealthCheckFailureThreshold: 5
+  leaderElectResourceLock: configmaps
+  syncController:
+    maxConcurrentReconciles: 8
+    adoptResources: Disabled
+  statusController:
+    maxConcurrentReconciles: 2
+  featureGates:
+    PushReconciler: Disabled
+    SchedulerPreferences: false
+    RawResourceStatusCollection:
+  commonNodeSelector: {pool: control}
+  commonTolerations: [{key: dedicated, operator: Equal, value: control, effect: NoSchedule}]
+  imagePullSecrets: [{name: regcred}]
+  controller:
+    replicaCount: 3
+    repository: registry.example.com/mirror
+    image: kubefed-ts
+    tag: v0.1.0
+    imagePullPolicy: Always
+    podAnnotations: {team: fed}
+    env: {NODE_OPTIONS: --max-old-space-size=400}
+    resources: {limits: {cpu: "1", memory: 1Gi}}
+  webhook:
+    replicaCount: 0
+    repository: registry.example.com/mirror
+    tag: ""
+  service:
+    labels: {team: fed}
+  postInstallJob:
+    repository: bitnami
+    image: kubectl
+    tag: 1.17.16
+global:
+  scope: Namespaced
+`,
+    );
+    const objs = await render('team-v', [], [file]);
+    const spec = find<Obj & { spec: KubeFedConfigSpec }>(objs, 'KubeFedConfig', 'kubefed').spec;
+    const r = resolveKubeFedConfig(spec);
+    assert.equal(r.scope, 'Namespaced');
+    assert.equal(r.controllerDuration.availableDelayMs, 30_000);
+    assert.equal(r.controllerDuration.unavailableDelayMs, 60_000);
+    assert.equal(r.clusterHealthCheck.failureThreshold, 5);
+    assert.equal(spec.leaderElect?.resourceLock, 'configmaps');
+    assert.equal(r.syncController.maxConcurrentReconciles, 8);
+    assert.equal(r.syncController.adoptResources, false);
+    assert.equal(r.statusController.maxConcurrentReconciles, 2);
+    // false is Disabled (KubeFed's `default "Enabled"` turned it into Enabled); null is the default.
+    assert.deepEqual(r.featureGates, {
+      PushReconciler: false,
+      SchedulerPreferences: false,
+      RawResourceStatusCollection: true,
+    });
+    const manager = find<DeploymentObj>(objs, 'Deployment', 'kubefed-controller-manager');
+    assert.equal(manager.spec.replicas, 3);
+    const pod = manager.spec.template.spec as PodSpec & Record<string, unknown>;
+    assert.deepEqual(pod['nodeSelector'], { pool: 'control' });
+    assert.deepEqual(pod['tolerations'], [
+      { key: 'dedicated', operator: 'Equal', value: 'control', effect: 'NoSchedule' },
+    ]);
+    assert.deepEqual(pod['imagePullSecrets'], [{ name: 'regcred' }]);
+    const c = container(objs, 'kubefed-controller-manager');
+    assert.equal(c.image, 'registry.example.com/mirror/kubefed-ts:v0.1.0');
+    assert.equal((c as Container & { imagePullPolicy: string }).imagePullPolicy, 'Always');
+    assert.equal(c.env?.find((e) => e.name === 'NODE_OPTIONS')?.value, '--max-old-space-size=400');
+    // Helm merges a partial map into the default one, as in KubeFed.
+    assert.deepEqual(c.resources, {
+      limits: { cpu: '1', memory: '1Gi' },
+      requests: { cpu: '100m', memory: '64Mi' },
+    });
+    const webhook = find<DeploymentObj>(objs, 'Deployment', 'kubefed-admission-webhook');
+    assert.equal(webhook.spec.replicas, 0, 'replicaCount 0 is a value, not "the default"');
+    assert.deepEqual((webhook.spec.template.spec as PodSpec & Record<string, unknown>)['nodeSelector'], {
+      pool: 'control',
+    });
+    assert.equal(
+      container(objs, 'kubefed-admission-webhook').image,
+      'registry.example.com/mirror/kubefed-ts:0.1.0',
+    );
+    assert.equal(find(objs, 'Service', 'kubefed-admission-webhook').metadata.labels?.['team'], 'fed');
+    assert.ok(!objs.some((o) => o.kind === 'ClusterRoleBinding'));
+  });
+
+  test('extraFederatedGroups: the rules of types.kubefed.io cover those groups too, and nothing else changes', async () => {
+    const o = await render(CLUSTER_NS, [
+      'controllermanager.controller.extraFederatedGroups={kubefed.example.com}',
+    ]);
+    const groups = ['types.kubefed.io', 'kubefed.example.com'];
+    assert.deepEqual(rulesOf(o, 'ClusterRole', 'kubefed-role'), [
+      { ...CLUSTER_ROLE_RULES[0], apiGroups: groups },
+      { ...CLUSTER_ROLE_RULES[1], apiGroups: groups },
+      ...CLUSTER_ROLE_RULES.slice(2),
+    ]);
+  });
+
+  test('controllermanager.enabled false: only the FederatedTypeConfigs (KubeFed without its subchart)', async () => {
+    const objs = await render(CLUSTER_NS, ['controllermanager.enabled=false']);
+    assert.deepEqual([...new Set(objs.map((o) => o.kind))], ['FederatedTypeConfig']);
+    assert.equal(objs.length, 10);
+  });
+});
+
 /** Timings that keep the live tests short: a 1 s health period and a 4 s lease. */
 const FAST = [
   'controllermanager.clusterHealthCheckPeriod=1s',
@@ -1107,5 +1318,187 @@ describe('charts/kubefed-ts on a real kube-apiserver', () => {
         (o) => o === undefined,
       );
     }
+  });
+  test("KubeFed's values file through a real helm install; PushReconciler Disabled: nothing propagates, health runs", async () => {
+    const ns = 'kubefed-values';
+    const kube = ['--kubeconfig', fed.kubeconfigPath, '--kube-context', 'host', '--namespace', ns];
+    // Namespaced, so that the release's webhooks (which fail closed, and have no pod here) only see its namespace.
+    const set = [
+      ...FAST,
+      'global.scope=Namespaced',
+      'controllermanager.featureGates.PushReconciler=Disabled',
+    ];
+    const install = await helm([
+      'install',
+      RELEASE,
+      CHART,
+      ...kube,
+      '--create-namespace',
+      '--values',
+      KUBEFED_VALUES,
+      ...set.flatMap((x) => ['--set', x]),
+    ]);
+    assert.equal(install.code, 0, install.stderr);
+    // Helm's notes say what became of KubeFed's image.
+    assert.match(install.stdout, /controllermanager\.controller names KubeFed's image/);
+    assert.match(install.stdout, /controllermanager\.webhook names KubeFed's image/);
+    // Installed as rendered: the KubeFedConfig (with the gate), the images, KubeFed's webhook replica count.
+    const rendered = await render(ns, set, [KUBEFED_VALUES]);
+    const cfg = await host.get<Obj & { spec: KubeFedConfigSpec }>(KubeFedConfigType, 'kubefed', ns);
+    assert.deepEqual(
+      cfg.spec,
+      find<Obj & { spec: KubeFedConfigSpec }>(rendered, 'KubeFedConfig', 'kubefed').spec,
+    );
+    assert.equal(resolveKubeFedConfig(cfg.spec).featureGates.PushReconciler, false);
+    for (const [name, replicas] of [
+      ['kubefed-controller-manager', 2],
+      ['kubefed-admission-webhook', 1],
+    ] as const) {
+      const d = await host.get<DeploymentObj>(T.deployments, name, ns);
+      assert.equal(d.spec.replicas, replicas, name);
+      assert.equal(d.spec.template.spec.containers[0]?.image, 'ghcr.io/kubefed-ts/kubefed-ts:0.1.0', name);
+    }
+    assert.equal((await host.list(FederatedTypeConfigType, { namespace: ns })).items.length, 10);
+
+    // The release's webhook configurations fail closed and no webhook pod runs here: out of the way first.
+    for (const [kind, prefix] of [
+      ['validatingwebhookconfiguration', 'validations'],
+      ['mutatingwebhookconfiguration', 'mutation'],
+    ] as const) {
+      const r = await kubectl(['delete', kind, `${prefix}.core.kubefed.io-${ns}`]);
+      assert.equal(r.code, 0, r.stderr);
+    }
+
+    // The controller manager as the Deployment runs it: cluster health works, nothing is propagated.
+    let cm = await startAsChart(ns, rendered);
+    await joinMember('cluster1', ns);
+    const c1 = fed.cluster('cluster1').client();
+    await host.create(T.fcm, fcm('settings', ns, 'cluster1'));
+    // Witness that the manager keeps working meanwhile (propagation takes about a second when enabled,
+    // below): the health controller probes cluster1 three more times (a 1 s period).
+    const probes = async () =>
+      value(
+        parsePrometheusText(await (await fetch(`${cm.metricsUrl}/metrics`)).text()),
+        'cluster_health_status_duration_seconds_count',
+      ) ?? 0;
+    const before = await probes();
+    await eventually('three more health probes', probes, (n) => n >= before + 3, 30_000);
+    assert.equal(await getOrUndefined(c1, T.configmaps, 'settings', ns), undefined);
+    // No FederatedTypeConfig controller at all: no finalizer, no status on the FTCs or the federated object.
+    const ftc = await host.get<Obj & { status?: unknown }>(FederatedTypeConfigType, 'configmaps', ns);
+    assert.equal(ftc.metadata.finalizers, undefined);
+    assert.equal(ftc.status, undefined);
+    const fcmObj = await host.get<Obj & { status?: unknown }>(T.fcm, 'settings', ns);
+    assert.equal(fcmObj.metadata.finalizers, undefined);
+    assert.equal(fcmObj.status, undefined);
+    assert.match(
+      readFileSync(cm.logFile, 'utf8'),
+      /PushReconciler is Disabled: no FederatedTypeConfig or sync controller runs/,
+    );
+    assert.deepEqual(forbidden(cm), []);
+    await cm.process.stop();
+
+    // The gate was the only thing missing: Enabled, the same manager propagates.
+    await host.patch(
+      KubeFedConfigType,
+      'kubefed',
+      {
+        spec: {
+          featureGates: (cfg.spec.featureGates ?? []).map((g) =>
+            g.name === 'PushReconciler' ? { ...g, configuration: 'Enabled' } : g,
+          ),
+        },
+      },
+      { namespace: ns, patchType: 'merge' },
+    );
+    cm = await startAsChart(ns, rendered);
+    await eventually(
+      'the ConfigMap in cluster1 once PushReconciler is Enabled',
+      () => getOrUndefined<Obj & { data?: Record<string, string> }>(c1, T.configmaps, 'settings', ns),
+      (o) => o?.data?.['from'] === 'chart',
+      90_000,
+    );
+    await cm.process.stop();
+    const uninstall = await helm(['uninstall', RELEASE, ...kube]);
+    assert.equal(uninstall.code, 0, uninstall.stderr);
+  });
+
+  test("KubeFed's RBAC recipe for a non-default federated group, with patch added, is all the chart needs", async () => {
+    const group = 'kubefed.example.com';
+    const ns = 'chart-test';
+    const list = { verb: 'list', group, resource: 'federatedlimitranges' };
+    assert.equal(await allowed(CLUSTER_NS, list), false, 'the chart grants types.kubefed.io only');
+    // docs/install.md's recipe: KubeFed's user guide (`kubectl patch clusterrole kubefed-role` adding the
+    // group at /rules/1) with `patch` among the verbs, which kubefed-ts uses for finalizers.
+    const rule = { apiGroups: [group], resources: ['*'], verbs: ['get', 'watch', 'list', 'update', 'patch'] };
+    const patched = await kubectl([
+      'patch',
+      'clusterrole',
+      'kubefed-role',
+      '--type=json',
+      '-p',
+      JSON.stringify([{ op: 'add', path: '/rules/1', value: rule }]),
+    ]);
+    assert.equal(patched.code, 0, patched.stderr);
+    assert.equal(await allowed(CLUSTER_NS, list), true);
+    const enable = await kubefedctl([
+      'enable',
+      'limitranges',
+      '--federated-group',
+      group,
+      '--kubeconfig',
+      fed.kubeconfigPath,
+      '--host-cluster-context',
+      'host',
+      '--kubefed-namespace',
+      CLUSTER_NS,
+    ]);
+    assert.equal(enable.code, 0, enable.stderr);
+    const cm = await startAsChart(CLUSTER_NS, await render(CLUSTER_NS, FAST));
+    const flr = {
+      group,
+      version: FED_VERSION,
+      plural: 'federatedlimitranges',
+      namespaced: true,
+      kind: 'FederatedLimitRange',
+    };
+    await eventually(
+      'the FederatedLimitRange CRD served',
+      () =>
+        host.list(flr, { namespace: ns }).then(
+          () => true,
+          () => false,
+        ),
+      (ok) => ok,
+    );
+    await host.create(flr, {
+      apiVersion: `${group}/${FED_VERSION}`,
+      kind: 'FederatedLimitRange',
+      metadata: { name: 'limits', namespace: ns },
+      spec: {
+        template: { spec: { limits: [{ type: 'Container', default: { cpu: '100m' } }] } },
+        placement: { clusters: [{ name: 'cluster1' }] },
+      },
+    });
+    const limitRanges = {
+      group: '',
+      version: 'v1',
+      plural: 'limitranges',
+      namespaced: true,
+      kind: 'LimitRange',
+    };
+    await eventually(
+      'the LimitRange in cluster1',
+      () => getOrUndefined(fed.cluster('cluster1').client(), limitRanges, 'limits', ns),
+      (o) => o !== undefined,
+      90_000,
+    );
+    await eventually(
+      'the FederatedLimitRange status',
+      () => host.get<Obj & { status?: { clusters?: unknown[] } }>(flr, 'limits', ns),
+      (o) => (o.status?.clusters?.length ?? 0) > 0,
+    );
+    assert.deepEqual(forbidden(cm), []);
+    await cm.process.stop();
   });
 });

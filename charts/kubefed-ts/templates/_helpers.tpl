@@ -3,7 +3,7 @@
 scope so that a typo cannot silently install a cluster-wide control plane.
 */}}
 {{- define "kubefed-ts.namespaced" -}}
-{{- $scope := .Values.global.scope | default "Cluster" -}}
+{{- $scope := (.Values.global | default dict).scope | default "Cluster" -}}
 {{- if eq $scope "Namespaced" -}}true
 {{- else if ne $scope "Cluster" -}}
 {{- fail (printf "global.scope must be Cluster, Namespaced or empty, not %q" $scope) -}}
@@ -29,14 +29,49 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
 {{- end -}}
 
-{{/* An image reference from {repository, image, tag, digest}; the tag defaults to appVersion. */}}
-{{- define "kubefed-ts.image" -}}
-{{- $c := index . 0 -}}
-{{- $root := index . 1 -}}
-{{- if $c.digest -}}
-{{ $c.repository }}/{{ $c.image }}@{{ $c.digest }}
+{{/*
+Value or default: the value unless it is null/missing or an empty string (as KubeFed values files leave
+keys: `clusterAvailableDelay:`, `tag: ""`), printed as text (pipe it to quote or int). Unlike sprig's
+`default`, false and 0 are values (`replicaCount: 0`, `enabled: false`). Called with (list value default).
+*/}}
+{{- define "kubefed-ts.or" -}}
+{{- $v := index . 0 -}}
+{{- if or (kindIs "invalid" $v) (and (kindIs "string" $v) (eq (trim $v) "")) -}}
+{{ index . 1 }}
 {{- else -}}
-{{ $c.repository }}/{{ $c.image }}:{{ $c.tag | default $root.Chart.AppVersion }}
+{{ $v }}
+{{- end -}}
+{{- end -}}
+
+{{/* "true" unless controllermanager.enabled is false (KubeFed: the condition of its controllermanager subchart). */}}
+{{- define "kubefed-ts.enabled" -}}
+{{- if eq (include "kubefed-ts.or" (list (.Values.controllermanager | default dict).enabled true)) "true" -}}true{{- end -}}
+{{- end -}}
+
+{{/* "true" when {repository, image} name KubeFed's published image, which cannot run kubefed-ts. */}}
+{{- define "kubefed-ts.isKubeFedImage" -}}
+{{- $c := . | default dict -}}
+{{- if and (eq (toString $c.repository) "quay.io/kubernetes-multicluster") (eq (toString $c.image) "kubefed") -}}true{{- end -}}
+{{- end -}}
+
+{{/*
+An image reference from {repository, image, tag, digest}; empty or null parts take the chart's defaults
+and the tag defaults to appVersion. KubeFed's own image (quay.io/kubernetes-multicluster/kubefed, whatever
+tag, as a values file written for KubeFed's chart names it) is replaced by kubefed-ts's at appVersion,
+and NOTES.txt says so.
+*/}}
+{{- define "kubefed-ts.image" -}}
+{{- $c := index . 0 | default dict -}}
+{{- $root := index . 1 -}}
+{{- if include "kubefed-ts.isKubeFedImage" $c -}}
+ghcr.io/kubefed-ts/kubefed-ts:{{ $root.Chart.AppVersion }}
+{{- else -}}
+{{- $base := printf "%s/%s" (toString ($c.repository | default "ghcr.io/kubefed-ts")) (toString ($c.image | default "kubefed-ts")) -}}
+{{- if $c.digest -}}
+{{ $base }}@{{ $c.digest }}
+{{- else -}}
+{{ $base }}:{{ toString ($c.tag | default $root.Chart.AppVersion) }}
+{{- end -}}
 {{- end -}}
 {{- end -}}
 
@@ -69,11 +104,16 @@ validations.core.kubefed.io{{ include "kubefed-ts.suffix" . }}
 mutation.core.kubefed.io{{ include "kubefed-ts.suffix" . }}
 {{- end -}}
 
-{{/* Enabled or Disabled from a string or a boolean value; anything else fails the render. */}}
+{{/*
+Enabled or Disabled from (list value default): a string or a boolean (true is Enabled, false Disabled);
+null or "" is the default; anything else fails the render.
+*/}}
 {{- define "kubefed-ts.mode" -}}
-{{- if kindIs "bool" . -}}{{ ternary "Enabled" "Disabled" . }}
-{{- else if or (eq (toString .) "Enabled") (eq (toString .) "Disabled") -}}{{ . }}
-{{- else -}}{{ fail (printf "expected Enabled or Disabled, not %q" (toString .)) }}
+{{- $v := index . 0 -}}
+{{- if or (kindIs "invalid" $v) (and (kindIs "string" $v) (eq (trim $v) "")) -}}{{ index . 1 }}
+{{- else if kindIs "bool" $v -}}{{ ternary "Enabled" "Disabled" $v }}
+{{- else if or (eq (toString $v) "Enabled") (eq (toString $v) "Disabled") -}}{{ $v }}
+{{- else -}}{{ fail (printf "expected Enabled or Disabled, not %q" (toString $v)) }}
 {{- end -}}
 {{- end -}}
 
@@ -85,7 +125,7 @@ mutation.core.kubefed.io{{ include "kubefed-ts.suffix" . }}
 admissionReviewVersions: [v1]
 sideEffects: None
 failurePolicy: Fail
-{{- $timeout := $.Values.controllermanager.webhook.timeoutSeconds | int }}
+{{- $timeout := include "kubefed-ts.or" (list ((($.Values.controllermanager | default dict).webhook | default dict).timeoutSeconds) 10) | int }}
 {{- if or (lt $timeout 1) (gt $timeout 30) }}
 {{- fail (printf "controllermanager.webhook.timeoutSeconds must be between 1 and 30, not %d" $timeout) }}
 {{- end }}
