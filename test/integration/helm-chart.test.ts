@@ -214,6 +214,7 @@ const CONFIG_ROLE_RULES: PolicyRule[] = [
     verbs: ['get', 'update'],
   },
   { apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list', 'watch'] },
+  { apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list', 'watch', 'create', 'delete'] },
   {
     apiGroups: ['core.kubefed.io'],
     resources: ['kubefedconfigs'],
