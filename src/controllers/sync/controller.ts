@@ -204,11 +204,15 @@ export class SyncController {
     });
     this.#events = new EventRecorder(this.#eventClient, `${this.name}-controller`, this.#log);
     // A pending deletion dropped without deleting (the copy was replaced or un-managed) leaves the copy to the
-    // orphan rule here; one carried out leaves nothing to do, which the reconcile finds out cheaply.
+    // orphan rule here; one carried out leaves nothing to do, which the reconcile finds out cheaply (after the
+    // member delay, like a member event, so that the deletion has reached the member cache).
     this.#unsubscribePending = opts.pendingDeletions.addListener({
       onRecordDeleted: (r) => {
         if (r.target.group !== this.target.group || r.target.plural !== this.target.plural) return;
-        this.#queue.add(r.federatedNamespace ? `${r.federatedNamespace}/${r.name}` : r.name);
+        this.#queue.addAfter(
+          r.federatedNamespace ? `${r.federatedNamespace}/${r.name}` : r.name,
+          memberDelay,
+        );
       },
     });
   }
