@@ -81,8 +81,8 @@ function buildCommand(): Command {
     )
     .option(
       '--member-deletion-timeout <duration>',
-      'how long deleting a federated object waits for a member that is not ready before releasing it ' +
-        '(kubefed-ts extension; KubeFed waited forever)',
+      'how long deleting a federated object waits for a member that is ready but cannot be read before ' +
+        'releasing it; one that is not ready is not waited for (kubefed-ts extension; KubeFed waited forever)',
       '5m',
     )
     .option(

@@ -15,6 +15,7 @@ import { needsUpdate, objectVersion } from '../propagation/versions.ts';
 import { truncateMiddle } from '../runtime/events.ts';
 import { type Logger, silentLogger } from '../runtime/logger.ts';
 import { timedDispatch } from '../runtime/metrics.ts';
+import { deletionTarget } from './deletion-target.ts';
 import { MemberInformers } from './member-informers.ts';
 import {
   type DeletionOutcome,
@@ -117,6 +118,14 @@ export class PropagationEngine {
       default:
         return { unavailable: state.message };
     }
+  }
+
+  /**
+   * uid of the managed member object as last seen, also once the member is no longer ready (its cache is
+   * kept until it is ready again); undefined when this process never saw it.
+   */
+  lastKnownUid(cluster: string, key: string): string | undefined {
+    return this.#members.lastSeen(cluster, key)?.metadata.uid;
   }
 
   /** Brings every member in line with the request (§3.5.2 step 5–6). */
@@ -427,16 +436,21 @@ export class PropagationEngine {
    * No federated object exists for `key` any more (or never did): a managed member object is an orphan
    * and loses its managed label, so it is left alone from now on (§3.5.1).
    */
-  async unlabelOrphans(req: {
-    name: string;
-    namespace?: string;
-    event: PropagationRequest['event'];
-  }): Promise<string[]> {
+  async unlabelOrphans(
+    req: {
+      name: string;
+      namespace?: string;
+      event: PropagationRequest['event'];
+    },
+    /** Clusters whose copy is owed a deletion: left for the pending-deletion controller. */
+    owesDeletion: (cluster: string) => boolean = () => false,
+  ): Promise<string[]> {
     const key = this.#key(req);
     const errors: string[] = [];
     await Promise.all(
       this.#opts.registry.list().map(async (c) => {
         const name = c.metadata.name ?? '';
+        if (owesDeletion(name)) return;
         const { object } = this.cached(name, key);
         if (!object || object.metadata.deletionTimestamp) return;
         const r = await this.#unlabel(req, name, object);
@@ -449,26 +463,39 @@ export class PropagationEngine {
   /**
    * The cached object of a placement cluster during deletion, or why there is nothing to do there (yet):
    * `skip` (not registered, or it does not serve the type, so it cannot hold the object), or `wait` (not ready
-   * or cache unavailable; given up on — "abandoned" — once the deletion bound has passed).
+   * or cache unavailable; given up on — "abandoned" — once the deletion bound has passed). With
+   * `deferUnready`, a cluster that is not ready is not waited for but listed in `deferred`: its deletion is
+   * recorded and carried out when it returns (src/controllers/pendingdeletion).
    */
   #deletionTarget(
     name: string,
     key: string,
     abandonUnready: boolean,
     out: DeletionOutcome,
+    deferUnready = false,
   ): KubeObject | 'skip' | 'wait' {
-    if (!this.#opts.registry.get(name)) return 'skip';
-    let why: string | undefined;
-    if (!this.#opts.registry.isReady(name)) why = `cluster "${name}" is not ready`;
-    else {
-      const { object, unavailable, pending, typeNotServed } = this.cached(name, key);
-      if (typeNotServed) return 'skip';
-      if (pending || unavailable) why = `cluster "${name}": ${unavailable ?? 'cache not synced'}`;
-      else return object ?? 'skip';
+    const registered = this.#opts.registry.get(name) !== undefined;
+    const ready = registered && this.#opts.registry.isReady(name);
+    const t = deletionTarget(
+      name,
+      { registered, ready, cache: ready ? this.cached(name, key) : undefined },
+      { abandonUnready, deferUnready },
+    );
+    switch (t.kind) {
+      case 'skip':
+        return 'skip';
+      case 'object':
+        return t.object;
+      case 'defer':
+        out.deferred.push(name);
+        return 'wait';
+      case 'abandon':
+        out.abandoned.push(name);
+        return 'wait';
+      case 'wait':
+        out.waiting.push(t.why);
+        return 'wait';
     }
-    if (abandonUnready) out.abandoned.push(name);
-    else out.waiting.push(why);
-    return 'wait';
   }
 
   /** Orphaning deletion: unlabel the object in every placement cluster (§3.5.8 step 3). */
@@ -477,7 +504,7 @@ export class PropagationEngine {
     placement: ReadonlySet<string>,
     abandonUnready: boolean,
   ): Promise<DeletionOutcome> {
-    const out: DeletionOutcome = { remaining: [], waiting: [], errors: [], abandoned: [] };
+    const out: DeletionOutcome = { remaining: [], waiting: [], errors: [], abandoned: [], deferred: [] };
     const key = this.#key(req);
     await Promise.all(
       [...placement].map(async (name) => {
@@ -496,12 +523,13 @@ export class PropagationEngine {
     placement: ReadonlySet<string>,
     options: DeleteOptions | undefined,
     abandonUnready: boolean,
+    deferUnready = false,
   ): Promise<DeletionOutcome> {
-    const out: DeletionOutcome = { remaining: [], waiting: [], errors: [], abandoned: [] };
+    const out: DeletionOutcome = { remaining: [], waiting: [], errors: [], abandoned: [], deferred: [] };
     const key = this.#key(req);
     await Promise.all(
       [...placement].map(async (name) => {
-        const object = this.#deletionTarget(name, key, abandonUnready, out);
+        const object = this.#deletionTarget(name, key, abandonUnready, out, deferUnready);
         if (typeof object === 'string') return;
         const host =
           this.target.kind === 'Namespace' &&
@@ -564,5 +592,6 @@ function sortOutcome(o: DeletionOutcome): DeletionOutcome {
   o.waiting.sort();
   o.errors.sort();
   o.abandoned.sort();
+  o.deferred.sort();
   return o;
 }

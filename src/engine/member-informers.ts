@@ -45,6 +45,8 @@ export class MemberInformers {
   readonly #log: Logger;
   readonly #informers = new Map<string, Informer<KubeObject>>();
   readonly #clientErrors = new Map<string, string>();
+  /** The last synced cache of each member whose informer stopped (not ready): what it held then. */
+  readonly #lastSeen = new Map<string, Store<KubeObject>>();
   #unsubscribe: (() => void) | undefined;
   #stopped = false;
 
@@ -92,6 +94,13 @@ export class MemberInformers {
     return { kind: 'failed', message: errorMessage(err) };
   }
 
+  /** The cached object, or for a member not ready (or still loading) what its last cache held. */
+  lastSeen(cluster: string, key: string): KubeObject | undefined {
+    const informer = this.#informers.get(cluster);
+    if (informer?.hasSynced()) return informer.store.get(key);
+    return this.#lastSeen.get(cluster)?.get(key);
+  }
+
   /** See Informer.assume: the member object this process just wrote, before its watch event arrives. */
   assumeWritten(cluster: string, obj: KubeObject, previousResourceVersion: string | undefined): void {
     this.#informers.get(cluster)?.assume(obj, previousResourceVersion);
@@ -102,6 +111,7 @@ export class MemberInformers {
     this.#informers.delete(name);
     this.#clientErrors.delete(name);
     if (old) void old.stop();
+    if (old?.hasSynced()) this.#lastSeen.set(name, old.store);
     if (!ready) return;
     let client: ReturnType<ClusterRegistry['clientFor']>;
     try {
@@ -128,6 +138,7 @@ export class MemberInformers {
     informer.start();
     void informer.waitForSync().then(() => {
       if (!this.#stopped && this.#informers.get(name) === informer && informer.hasSynced()) {
+        this.#lastSeen.delete(name);
         this.#opts.onCacheSynced?.(name);
       }
     });

@@ -59,6 +59,8 @@ export interface DeletionOutcome {
   errors: string[];
   /** Not-ready clusters given up on because the deletion bound passed. */
   abandoned: string[];
+  /** Not-ready clusters whose deletion is left to a pending-deletion record (deletion only, not orphaning). */
+  deferred: string[];
 }
 
 export type MemberObject = KubeObject;

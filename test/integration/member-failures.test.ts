@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { FederatedTypeConfigType } from '../../src/api/core/v1beta1/index.ts';
 import {
@@ -7,8 +8,12 @@ import {
   type KubeObject,
   type ResourceType,
 } from '../../src/kube/client/index.ts';
-import type { ControllerManagerProcess } from '../../src/testing/controller-manager-process.ts';
+import {
+  type ControllerManagerProcess,
+  startKubefedControllerManager,
+} from '../../src/testing/controller-manager-process.ts';
 import { type Federation, startFederation } from '../../src/testing/federation.ts';
+import { scrape, value } from '../../src/testing/prometheus.ts';
 import {
   createFederatedNamespace,
   eventReasons,
@@ -85,7 +90,10 @@ async function establish(c: KubeClient): Promise<void> {
   );
 }
 
-describe('isolation of broken members, CRD federation and bounded deletion', () => {
+/** Far beyond how long any deletion here takes: deletion must not wait for a member that is not ready. */
+const DELETION_TIMEOUT = '--member-deletion-timeout=10m';
+
+describe('isolation of broken members, CRD federation and deletion with a member down', () => {
   let fed: Federation;
   let host: KubeClient;
   let cm: ControllerManagerProcess;
@@ -95,7 +103,7 @@ describe('isolation of broken members, CRD federation and bounded deletion', () 
 
   before(async () => {
     fed = await startFederation({ members: ['cluster1', 'cluster2', 'cluster3'] });
-    ({ host, cm } = await startPropagation(fed));
+    ({ host, cm } = await startPropagation(fed, { args: [DELETION_TIMEOUT] }));
     c1 = fed.cluster('cluster1').client();
     c2 = fed.cluster('cluster2').client();
     c3 = fed.cluster('cluster3').client();
@@ -110,6 +118,14 @@ describe('isolation of broken members, CRD federation and bounded deletion', () 
     await cm?.process.stop();
     await fed?.stop();
   });
+
+  const pendingRecords = async () =>
+    (
+      await host.list<KubeObject & { data?: Record<string, string> }>(T.configmaps, {
+        namespace: NS,
+        labelSelector: 'kubefed.io/pending-deletion=true',
+      })
+    ).items;
 
   test('a CRD enabled with kubefedctl propagates with overrides; a member without the CRD gets its own status', async () => {
     // The CRD exists in the host and cluster1/cluster2 but not in cluster3.
@@ -206,17 +222,25 @@ describe('isolation of broken members, CRD federation and bounded deletion', () 
     }
   });
 
-  test('a stopped member: ClusterNotReady for it, the others keep propagating, deletion completes in bound', async () => {
-    await host.create(T.fcm, {
-      apiVersion: API,
-      kind: 'FederatedConfigMap',
-      metadata: { name: 'leftover', namespace: NSX },
-      spec: { template: { data: { a: '1' } }, placement: { clusterSelector: {} } },
-    });
-    await eventually(
-      'leftover in cluster3',
-      () => getOrUndefined(c3, T.configmaps, 'leftover', NSX),
-      Boolean,
+  test('a stopped member: ClusterNotReady for it, the others keep propagating, deletion does not wait for it and is carried out when it returns, across a controller restart', async () => {
+    const fcm = (name: string, data: Record<string, string>) =>
+      host.create(T.fcm, {
+        apiVersion: API,
+        kind: 'FederatedConfigMap',
+        metadata: { name, namespace: NSX },
+        spec: { template: { data }, placement: { clusterSelector: {} } },
+      });
+    // Copies in cluster3 before it stops: "doomed" is deleted while it is down; "reborn" is deleted and
+    // created again (a new uid) before it returns.
+    await fcm('doomed', { a: '1' });
+    await fcm('reborn', { a: '1' });
+    const [, rebornCopy] = await eventually(
+      'copies in cluster3',
+      async () => [
+        await getOrUndefined(c3, T.configmaps, 'doomed', NSX),
+        await getOrUndefined(c3, T.configmaps, 'reborn', NSX),
+      ],
+      (v) => v.every(Boolean),
     );
     await fed.cluster('cluster3').stopApiServer();
     try {
@@ -226,12 +250,7 @@ describe('isolation of broken members, CRD federation and bounded deletion', () 
         'not Ready',
         (c) => !c.status?.conditions?.some((x) => x.type === 'Ready' && x.status === 'True'),
       );
-      await host.create(T.fcm, {
-        apiVersion: API,
-        kind: 'FederatedConfigMap',
-        metadata: { name: 'while-down', namespace: NSX },
-        spec: { template: { data: { a: '1' } }, placement: { clusterSelector: {} } },
-      });
+      await fcm('while-down', { a: '1' });
       await eventually(
         'the two live members get it',
         async () => [
@@ -248,24 +267,51 @@ describe('isolation of broken members, CRD federation and bounded deletion', () 
       );
       assert.equal(propagation(fo)?.reason, 'CheckClusters');
 
-      // cluster3 is in the placement and unreachable: deletion waits for it only up to the bound (8 s here).
-      const started = Date.now();
-      await host.delete(T.fcm, 'while-down', { namespace: NSX });
+      // cluster3 is in the placement and not ready. The bound (--member-deletion-timeout) is 10 minutes
+      // here: each object is gone long before it, as soon as cluster1 and cluster2 dropped their copies.
+      const uids = new Map<string, string>();
+      for (const name of ['doomed', 'reborn', 'while-down']) {
+        uids.set(name, (await host.get(T.fcm, name, NSX)).metadata.uid ?? '');
+        await host.delete(T.fcm, name, { namespace: NSX });
+      }
+      for (const name of ['doomed', 'reborn', 'while-down']) {
+        await eventually(
+          `${name} released without waiting for cluster3`,
+          () => getOrUndefined(host, T.fcm, name, NSX),
+          (v) => v === undefined,
+          60_000,
+        );
+        for (const c of [c1, c2]) assert.equal(await getOrUndefined(c, T.configmaps, name, NSX), undefined);
+        const reasons = await eventReasons(host, NSX, name);
+        assert.ok(reasons.includes('DeletionPending'), reasons.join(','));
+        assert.ok(!reasons.includes('DeletionAbandoned'), reasons.join(','));
+      }
+      const records = await pendingRecords();
+      assert.deepEqual(records.map((r) => [r.data?.cluster, r.data?.name, r.data?.federatedUid]).sort(), [
+        ['cluster3', 'doomed', uids.get('doomed')],
+        ['cluster3', 'reborn', uids.get('reborn')],
+        ['cluster3', 'while-down', uids.get('while-down')],
+      ]);
+      // The copy's uid was seen before cluster3 stopped: the record names exactly that object.
+      assert.equal(records.find((r) => r.data?.name === 'reborn')?.data?.memberUid, rebornCopy?.metadata.uid);
       await eventually(
-        'released within the bound',
-        () => getOrUndefined(host, T.fcm, 'while-down', NSX),
-        (v) => v === undefined,
-        40_000,
+        'the pending deletions counted per member',
+        () => scrape(cm.metricsUrl),
+        (s) => value(s, 'pending_member_deletions', { cluster: 'cluster3' }) === 3,
       );
-      assert.ok(Date.now() - started < 40_000);
-      assert.equal(await getOrUndefined(c1, T.configmaps, 'while-down', NSX), undefined);
-      assert.ok((await eventReasons(host, NSX, 'while-down')).includes('DeletionAbandoned'));
 
-      await host.create(T.fcm, {
-        apiVersion: API,
-        kind: 'FederatedConfigMap',
-        metadata: { name: 'after-return', namespace: NSX },
-        spec: { template: { data: { a: '1' } }, placement: { clusterSelector: {} } },
+      // A new object of the same name: it owns whatever cluster3 holds from now on.
+      await fcm('reborn', { a: '2' });
+      await fcm('after-return', { a: '1' });
+
+      // The records are on the host: a new controller manager (a restart, or a new leader) carries them out.
+      await cm.process.stop();
+      cm = await startKubefedControllerManager({
+        kubeconfig: fed.kubeconfigPath,
+        context: 'host',
+        namespace: NS,
+        logFile: join(fed.dir, 'kubefed-controller-manager-2.log'),
+        args: [DELETION_TIMEOUT],
       });
     } finally {
       await fed.cluster('cluster3').startApiServer();
@@ -277,6 +323,27 @@ describe('isolation of broken members, CRD federation and bounded deletion', () 
       (c) => Boolean(c.status?.conditions?.some((x) => x.type === 'Ready' && x.status === 'True')),
       60_000,
     );
+    await eventually(
+      'the copy of the deleted object is deleted in cluster3, not unlabelled',
+      () => getOrUndefined(c3, T.configmaps, 'doomed', NSX),
+      (v) => v === undefined,
+      90_000,
+    );
+    await eventually('every record carried out', pendingRecords, (v) => v.length === 0, 60_000);
+    type Cm = KubeObject & { data?: Record<string, string> };
+    const reborn = await eventually(
+      'the recreated object owns the copy in cluster3',
+      () => getOrUndefined<Cm>(c3, T.configmaps, 'reborn', NSX),
+      (v) => v?.data?.a === '2',
+      60_000,
+    );
+    // Updated in place, never deleted: the pending deletion of the old object left it alone.
+    assert.equal(reborn?.metadata.uid, rebornCopy?.metadata.uid);
+    assert.equal(reborn?.metadata.labels?.['kubefed.io/managed'], 'true');
+    assert.equal(await getOrUndefined(c3, T.configmaps, 'while-down', NSX), undefined);
+    const doomedReasons = await eventReasons(host, NSX, 'doomed');
+    assert.ok(doomedReasons.includes('PendingDeletionCompleted'), doomedReasons.join(','));
+    assert.ok((await eventReasons(host, NSX, 'reborn')).includes('PendingDeletionDropped'));
     await eventually(
       'converges when the member returns',
       () => getOrUndefined(c3, T.configmaps, 'after-return', NSX),

@@ -22,6 +22,8 @@ import { type Logger, silentLogger } from '../../runtime/logger.ts';
 import type { Runnable } from '../../runtime/manager.ts';
 import { measuredReconcile, prometheusWorkQueueMetrics } from '../../runtime/metrics.ts';
 import { ok, type ReconcileResult, retry, runWorkers, WorkQueue } from '../../runtime/workqueue/index.ts';
+import { PendingDeletionController } from '../pendingdeletion/controller.ts';
+import { PendingDeletionStore } from '../pendingdeletion/store.ts';
 import { SyncController } from '../sync/controller.ts';
 import { applyFtcDefaults, ftcControlPlan } from './plan.ts';
 
@@ -57,6 +59,9 @@ export class FederatedTypeConfigController implements Runnable {
   readonly #opts: FederatedTypeConfigControllerOptions;
   readonly #log: Logger;
   readonly #registry: ClusterRegistry;
+  /** Deletions members still owe (written by the sync controllers, carried out by the controller below). */
+  readonly #pendingDeletions: PendingDeletionStore;
+  readonly #pendingDeletionController: PendingDeletionController;
   readonly #running = new Map<string, Running>();
   readonly #syncListeners = new Set<(ftcName: string, controller: SyncController | undefined) => void>();
   #ftcs: Informer<FtcObject> | undefined;
@@ -66,10 +71,23 @@ export class FederatedTypeConfigController implements Runnable {
     this.#opts = opts;
     this.#log = (opts.logger ?? silentLogger).child({ controller: this.name });
     this.#registry = new ClusterRegistry({ host: opts.host, namespace: opts.namespace, logger: opts.logger });
+    this.#pendingDeletions = new PendingDeletionStore({
+      host: opts.host,
+      namespace: opts.namespace,
+      logger: opts.logger,
+    });
+    this.#pendingDeletionController = new PendingDeletionController({
+      host: opts.host,
+      registry: this.#registry,
+      store: this.#pendingDeletions,
+      logger: opts.logger,
+    });
   }
 
   hasSynced(): boolean {
-    return Boolean(this.#ftcs?.hasSynced() && this.#registry.hasSynced());
+    return Boolean(
+      this.#ftcs?.hasSynced() && this.#registry.hasSynced() && this.#pendingDeletions.hasSynced(),
+    );
   }
 
   /** Names of the FTCs whose sync controller runs (for tests and probes). */
@@ -105,9 +123,15 @@ export class FederatedTypeConfigController implements Runnable {
     const enqueue = (o: KubeObject) => queue.add(o.metadata.name ?? '');
     ftcs.addHandlers({ onAdd: enqueue, onUpdate: (_, o) => enqueue(o), onDelete: enqueue });
     this.#registry.start();
+    this.#pendingDeletions.start();
     ftcs.start();
     const stopped = new Promise<void>((r) => signal.addEventListener('abort', () => r(), { once: true }));
-    await Promise.race([Promise.all([ftcs.waitForSync(), this.#registry.waitForSync()]), stopped]);
+    // Pending deletions load before any sync controller starts, so none unlabels a copy still owed one.
+    await Promise.race([
+      Promise.all([ftcs.waitForSync(), this.#registry.waitForSync(), this.#pendingDeletions.waitForSync()]),
+      stopped,
+    ]);
+    this.#pendingDeletionController.start();
     const workers = runWorkers(
       queue,
       1,
@@ -119,7 +143,8 @@ export class FederatedTypeConfigController implements Runnable {
     await workers;
     await Promise.all([...this.#running.values()].map((r) => r.controller.stop()));
     this.#running.clear();
-    await ftcs.stop();
+    await this.#pendingDeletionController.stop();
+    await Promise.all([ftcs.stop(), this.#pendingDeletions.stop()]);
     await this.#registry.stop();
   }
 
@@ -277,6 +302,7 @@ export class FederatedTypeConfigController implements Runnable {
         federatedNamespaceType: this.#federatedNamespaceType(),
         logger: this.#opts.logger,
         deletionTimeoutMs: this.#opts.deletionTimeoutMs,
+        pendingDeletions: this.#pendingDeletions,
         memberEventDelayMs: this.#opts.memberEventDelayMs,
       });
       controller.start();

@@ -49,6 +49,8 @@ import {
   runWorkers,
   WorkQueue,
 } from '../../runtime/workqueue/index.ts';
+import type { PendingDeletion } from '../pendingdeletion/record.ts';
+import type { PendingDeletionStore } from '../pendingdeletion/store.ts';
 import { afterWriteError } from '../write-result.ts';
 import { type FederatedObject, isUnfederatableNamespace } from './federated-object.ts';
 
@@ -77,8 +79,12 @@ export interface SyncControllerOptions {
   /**
    * How long a deletion waits for a member that is not ready before giving up on it, releasing the
    * federated object and reporting the member as possibly left with a copy (KubeFed waited forever).
+   * Only for members that are ready but cannot be read; a member that is not ready is not waited for: its
+   * deletion is recorded in `pendingDeletions` and carried out when it returns.
    */
   deletionTimeoutMs: number;
+  /** Deletions members still owe, shared with the pending-deletion controller. */
+  pendingDeletions: PendingDeletionStore;
 }
 
 /**
@@ -107,6 +113,7 @@ export class SyncController {
   #running: Promise<void> | undefined;
   readonly #stop = new AbortController();
   readonly #observers = new Set<SyncObserver>();
+  readonly #unsubscribePending: () => void;
 
   constructor(opts: SyncControllerOptions) {
     this.#opts = opts;
@@ -196,6 +203,18 @@ export class SyncController {
       logger: this.#log,
     });
     this.#events = new EventRecorder(this.#eventClient, `${this.name}-controller`, this.#log);
+    // A pending deletion dropped without deleting (the copy was replaced or un-managed) leaves the copy to the
+    // orphan rule here; one carried out leaves nothing to do, which the reconcile finds out cheaply (after the
+    // member delay, like a member event, so that the deletion has reached the member cache).
+    this.#unsubscribePending = opts.pendingDeletions.addListener({
+      onRecordDeleted: (r) => {
+        if (r.target.group !== this.target.group || r.target.plural !== this.target.plural) return;
+        this.#queue.addAfter(
+          r.federatedNamespace ? `${r.federatedNamespace}/${r.name}` : r.name,
+          memberDelay,
+        );
+      },
+    });
   }
 
   #isNamespaces(): boolean {
@@ -249,6 +268,7 @@ export class SyncController {
   }
 
   async stop(): Promise<void> {
+    this.#unsubscribePending();
     this.#stop.abort();
     this.#queue.shutDown();
     await Promise.all([
@@ -290,12 +310,12 @@ export class SyncController {
     const targetNamespace = this.#isNamespaces() ? undefined : namespace;
     if (!cached) {
       this.#versions.forget(targetName, namespace);
-      // A managed member object without a federated object: stop managing it (§3.5.1 "possible orphan").
-      const errors = await this.#engine.unlabelOrphans({
-        name: targetName,
-        namespace: targetNamespace,
-        event: () => {},
-      });
+      // A managed member object without a federated object: stop managing it (§3.5.1 "possible orphan"),
+      // unless its deletion is still owed (then the pending-deletion controller deletes it).
+      const errors = await this.#engine.unlabelOrphans(
+        { name: targetName, namespace: targetNamespace, event: () => {} },
+        (cluster) => this.#opts.pendingDeletions.owes(cluster, this.target, targetNamespace, targetName),
+      );
       return errors.length > 0 ? retry(new Error(errors.join('; '))) : ok();
     }
     const fed = structuredClone(cached);
@@ -564,10 +584,10 @@ export class SyncController {
 
     const orphan = fed.metadata.annotations?.[ORPHAN_ANNOTATION] === 'true';
     let outcome: Awaited<ReturnType<PropagationEngine['orphan']>>;
+    let options: DeleteOptions | undefined;
     if (orphan) {
       outcome = await this.#engine.orphan(req, clusters, abandon);
     } else {
-      let options: DeleteOptions | undefined;
       const raw = fed.metadata.annotations?.[DELETE_OPTION_ANNOTATION];
       if (raw) {
         try {
@@ -581,7 +601,8 @@ export class SyncController {
           );
         }
       }
-      outcome = await this.#engine.deleteFromMembers(req, clusters, options, abandon);
+      // Members that are not ready are not waited for: their deletion is recorded below.
+      outcome = await this.#engine.deleteFromMembers(req, clusters, options, abandon, true);
     }
     const untilBound = this.#opts.deletionTimeoutMs - waitedMs;
     const recheckMs = Math.max(1000, Math.min(DELETION_RECHECK_MS, untilBound));
@@ -602,18 +623,53 @@ export class SyncController {
       );
       return requeueAfter(DELETION_RECHECK_MS);
     }
+    /** Cluster → the record of the deletion it still owes (deletion only; orphaning leaves copies anyway). */
+    let records = new Map<string, string>();
     if (!orphan) {
-      const left = await this.#engine.verifyDeleted(req, clusters, new Set(outcome.abandoned));
+      const left = await this.#engine.verifyDeleted(
+        req,
+        clusters,
+        new Set([...outcome.abandoned, ...outcome.deferred]),
+      );
       const gone = left.filter((c) => !this.#opts.registry.isReady(c));
-      if (left.length > gone.length || (gone.length > 0 && !abandon)) return requeueAfter(recheckMs);
-      outcome.abandoned.push(...gone.filter((c) => !outcome.abandoned.includes(c)));
+      if (left.length > gone.length) return requeueAfter(recheckMs);
+      outcome.deferred.push(...gone.filter((c) => !outcome.deferred.includes(c)));
+      // Recorded before the finalizer goes, so a crash in between loses nothing: the object is still
+      // there to be finalized again, and writing the same record twice is a no-op.
+      try {
+        records = await this.#recordPendingDeletions(
+          fed,
+          name,
+          namespace,
+          [...outcome.deferred, ...outcome.abandoned],
+          options,
+        );
+      } catch (e) {
+        if (!abandon)
+          return retry(new Error(`recording pending member deletions failed: ${errorMessage(e)}`));
+        // Never worse than without records: past the bound the object is released all the same.
+        this.#log.warn({ object: objectKey(fed), err: errorMessage(e) }, 'cannot record pending deletions');
+        outcome.abandoned.push(...outcome.deferred);
+        outcome.deferred = [];
+      }
+      for (const cluster of outcome.deferred.sort()) {
+        const msg =
+          `Cluster "${cluster}" is not ready: deleting its copy is pending (ConfigMap ` +
+          `${this.#opts.namespace}/${records.get(cluster)}) and is carried out when it is ready again`;
+        event('Warning', 'DeletionPending', msg);
+        this.#log.info({ object: objectKey(fed), cluster }, 'member deletion left pending');
+      }
     }
     if (outcome.abandoned.length > 0) {
+      const owed = outcome.abandoned.sort();
       const msg =
-        `Released after waiting ${Math.round(waitedMs / 1000)}s for clusters that are not ready: ` +
-        `${outcome.abandoned.sort().join(', ')}; they may still hold a copy of the object`;
+        `Released after waiting ${Math.round(waitedMs / 1000)}s for clusters that cannot be read: ` +
+        `${owed.join(', ')}; ` +
+        (owed.every((c) => records.has(c))
+          ? 'deleting their copies is pending and is carried out once they can be read'
+          : 'they may still hold a copy of the object');
       event('Warning', 'DeletionAbandoned', msg);
-      this.#log.warn({ object: objectKey(fed), clusters: outcome.abandoned }, msg);
+      this.#log.warn({ object: objectKey(fed), clusters: owed }, msg);
     }
     try {
       await this.#client.patch(
@@ -631,6 +687,42 @@ export class SyncController {
       return afterWriteError(e);
     }
     return ok();
+  }
+
+  /** Writes one pending-deletion record per cluster; returns cluster → record name. Throws on failure. */
+  async #recordPendingDeletions(
+    fed: FederatedObject,
+    name: string,
+    namespace: string | undefined,
+    clusters: readonly string[],
+    deleteOptions: DeleteOptions | undefined,
+  ): Promise<Map<string, string>> {
+    const names = new Map<string, string>();
+    const key = namespace ? `${namespace}/${name}` : name;
+    await Promise.all(
+      clusters.map(async (cluster) => {
+        const record: PendingDeletion = {
+          cluster,
+          target: {
+            group: this.target.group,
+            version: this.target.version,
+            plural: this.target.plural,
+            kind: this.target.kind,
+            namespaced: this.target.namespaced,
+          },
+          name,
+          namespace,
+          federated: { ...this.fedType, kind: this.#opts.ftc.spec.federatedType.kind },
+          federatedNamespace: fed.metadata.namespace,
+          federatedUid: fed.metadata.uid ?? '',
+          memberUid: this.#engine.lastKnownUid(cluster, key),
+          deletedAt: fed.metadata.deletionTimestamp ?? new Date().toISOString(),
+          deleteOptions,
+        };
+        names.set(cluster, await this.#opts.pendingDeletions.write(record));
+      }),
+    );
+    return names;
   }
 }
 
