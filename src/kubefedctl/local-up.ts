@@ -7,7 +7,7 @@ import { installControlPlane } from '../install/control-plane.ts';
 import type { KubeObject } from '../kube/client/index.ts';
 import { REPO_ROOT } from '../paths.ts';
 import { registerAdmissionWebhooks, startAdmissionWebhook } from '../testing/admission-webhook-process.ts';
-import { binary } from '../testing/binaries.ts';
+import { binary, binDir } from '../testing/binaries.ts';
 import { startKubefedControllerManager } from '../testing/controller-manager-process.ts';
 import { startFederation } from '../testing/federation.ts';
 import { waitFor } from '../testing/ports.ts';
@@ -50,6 +50,14 @@ export async function localUp(opts: LocalUpOptions): Promise<{ kubeconfig: strin
   if (runningPids(pidFile).length > 0) {
     throw new CommandError(
       `a local federation is already running in ${dir}; run "kubefedctl local-down --dir ${opts.dir}" first`,
+    );
+  }
+  // Built (or found cached) before anything starts, with the installer's progress lines on stderr.
+  try {
+    binDir();
+  } catch {
+    throw new CommandError(
+      'the Kubernetes binaries could not be built; hack/install-k8s-binaries.sh said why above',
     );
   }
   rmSync(dir, { recursive: true, force: true });
