@@ -119,7 +119,7 @@ todo=()
 ((need_kwok)) && todo+=("kwok $KWOK_VERSION")
 steps=${#todo[@]} step_no=0
 if ((steps > 0)); then
-  log "building ${todo[*]} from Go modules into $BIN (once: about 8 minutes on 2 cores with empty Go caches)"
+  log "building ${todo[*]} from Go modules into $BIN (once: about 8 minutes on 2 idle cores with empty Go caches)"
 fi
 
 # --- Kubernetes: a wrapper module that replaces every staging module -----------
