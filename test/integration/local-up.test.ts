@@ -96,7 +96,7 @@ describe('the README commands', () => {
     }
   });
 
-  test('local-up brings up a host and two members, joined and Ready; local-down removes it all', async () => {
+  test('local-up brings up a host and two members, joined and Ready, with the sample propagated', async () => {
     const up = await kubefedctl(['local-up', '--dir', dir]);
     assert.equal(up.code, 0, up.stderr);
     assert.match(up.stdout, /^cluster1\s+\S+\s+True\s+v1\.36\.3$/m);
