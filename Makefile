@@ -1,7 +1,7 @@
 # The README's two commands are `make local-up` and `make test`; both install what they need first.
 NPM_STAMP := node_modules/.package-lock.json
 
-.PHONY: local-up local-down test check unit integration binaries crds format lint typecheck clean bench
+.PHONY: local-up local-down test check unit integration binaries test-tools crds format lint typecheck clean bench
 
 $(NPM_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -27,8 +27,11 @@ integration: $(NPM_STAMP)
 bench: $(NPM_STAMP) ## kubefed-ts vs KubeFed v0.10.0 on local apiservers (docs/benchmarks.md); flags: make bench BENCH_ARGS="--objects 200"
 	npm run --silent bench -- $(BENCH_ARGS)
 
-binaries: ## Build kube-apiserver & co. into ~/.cache/kubefed-ts/<version>/bin (no-op when cached)
+binaries: ## Build kube-apiserver & co., etcd and kwok into ~/.cache/kubefed-ts/<version>/bin (no-op when cached)
 	bash hack/install-k8s-binaries.sh
+
+test-tools: ## Also build what only some tests and the benchmark use (ExternalDNS + BIND9, KubeFed, Helm); they build it on demand otherwise
+	bash hack/install-k8s-binaries.sh --all
 
 crds: $(NPM_STAMP) ## Regenerate config/crds from the TypeScript API
 	npm run crds

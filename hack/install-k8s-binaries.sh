@@ -4,10 +4,15 @@
 # release buckets). See docs/k8s-binaries.md for why it is done this way and
 # what it costs.
 #
+# Usage: install-k8s-binaries.sh [--all]
 # Output: $KUBEFED_TS_CACHE/<k8s-version>/bin/{kube-apiserver,kube-controller-manager,
-#         kube-scheduler,kubectl,etcd,kwok,kwokctl}
-# Also runs hack/install-dns-tools.sh (ExternalDNS + BIND9 for the DNS tests; only its log, on stderr, is shown,
-# so the last stdout line stays the directory above).
+#         kube-scheduler,kubectl,etcd,kwok,kwokctl}: what `make local-up` and most tests need, nothing more.
+# The tools only some tests and the benchmark use (ExternalDNS + BIND9, KubeFed, Helm) are built on demand
+# by src/testing/binaries.ts when a test first needs them; --all builds them here too (hack/install-dns-tools.sh,
+# install-kubefed.sh, install-helm.sh; only their logs, on stderr, are shown, so the last stdout line stays
+# the directory above).
+# Progress: one line per step with its elapsed time on stderr, and every 30 s during a long compile a line
+# with the packages compiled so far.
 # Idempotent: a binary whose version stamp matches is never rebuilt.
 #
 # Environment:
@@ -15,10 +20,7 @@
 #                       all of them nothing is built and it is printed instead.
 #   KUBEFED_TS_CACHE    cache root (default: ${XDG_CACHE_HOME:-~/.cache}/kubefed-ts)
 #   K8S_VERSION, ETCD_VERSION, KWOK_VERSION   override the pinned versions.
-#   KUBEFED_TS_SKIP_DNS_TOOLS=1  do not install the DNS tools (the DNS tests install them on demand).
-#   KUBEFED_TS_SKIP_KUBEFED=1    do not build KubeFed's controller-manager (hack/install-kubefed.sh; the
-#                                benchmark and its smoke test build it on demand).
-#   KUBEFED_TS_SKIP_HELM=1       do not build Helm (hack/install-helm.sh; the chart tests build it on demand).
+#   KUBEFED_TS_PROGRESS_SECONDS  seconds between progress lines of a long step (default 30).
 set -euo pipefail
 
 K8S_VERSION="${K8S_VERSION:-v1.36.3}"
@@ -29,14 +31,55 @@ OUT="$CACHE_ROOT/$K8S_VERSION"
 BIN="$OUT/bin"
 ALL=(kube-apiserver kube-controller-manager kube-scheduler kubectl etcd kwok kwokctl)
 
+all=0
+case "${1:-}" in
+  --all) all=1 ;;
+  "") ;;
+  *) echo "usage: $0 [--all]" >&2; exit 2 ;;
+esac
+
 log() { printf '[install-k8s-binaries] %s\n' "$*" >&2; }
 now() { date +%s; }
+# 95 -> 1m35s
+dur() { if (($1 >= 60)); then printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); else printf '%ds' "$1"; fi; }
 HACK_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-# `make binaries` (and so `make test` on a fresh CI machine) must leave the DNS tools, KubeFed and Helm installed too.
+PROGRESS_SECONDS="${KUBEFED_TS_PROGRESS_SECONDS:-30}"
+# The test-only tools, with --all: each script has its own cache, stamp and lock, and tests call them on demand.
 extra_tools() {
-  [[ "${KUBEFED_TS_SKIP_DNS_TOOLS:-}" == 1 ]] || bash "$HACK_DIR/install-dns-tools.sh" >/dev/null
-  [[ "${KUBEFED_TS_SKIP_KUBEFED:-}" == 1 ]] || bash "$HACK_DIR/install-kubefed.sh" >/dev/null
-  [[ "${KUBEFED_TS_SKIP_HELM:-}" == 1 ]] || bash "$HACK_DIR/install-helm.sh" >/dev/null
+  ((all)) || return 0
+  bash "$HACK_DIR/install-dns-tools.sh" >/dev/null
+  bash "$HACK_DIR/install-kubefed.sh" >/dev/null
+  bash "$HACK_DIR/install-helm.sh" >/dev/null
+}
+
+# Runs a Go command with its output in a log file, so a user sees progress lines instead of Go's noise: every
+# PROGRESS_SECONDS the step's elapsed time and, for builds run with -v, how many packages are compiled so far
+# (out of `total` when known). On failure the end of the log is shown.
+#   run_step <what> <total or ""> <log file> <command...>
+run_step() {
+  local what=$1 total=$2 logfile=$3
+  shift 3
+  local start pid ticks=0 n
+  start=$(now)
+  "$@" >"$logfile" 2>&1 &
+  pid=$!
+  while kill -0 "$pid" 2>/dev/null; do
+    sleep 1
+    ((++ticks % PROGRESS_SECONDS == 0)) || continue
+    kill -0 "$pid" 2>/dev/null || break
+    # `go build -v` prints the import path of each package it compiles, one a line; errors have spaces.
+    n=$(grep -cE '^[A-Za-z0-9._~/-]+$' "$logfile" || true)
+    if ((n > 0)); then
+      log "  $what: $n${total:+ of $total} packages compiled, $(dur $(($(now) - start)))"
+    else
+      log "  $what: $(dur $(($(now) - start)))"
+    fi
+  done
+  if ! wait "$pid"; then
+    log "error: $what failed after $(dur $(($(now) - start))); the end of $logfile:"
+    grep -vE '^[A-Za-z0-9._~/-]+$' "$logfile" | tail -n 40 >&2 || true
+    exit 1
+  fi
 }
 
 if [[ -n "${KUBEFED_TS_BIN_DIR:-}" ]]; then
@@ -55,20 +98,34 @@ command -v go >/dev/null || { log "error: Go is required (https://go.dev/dl); no
 mkdir -p "$BIN" "$OUT/src"
 # Parallel test processes may call this at once: one builds, the others wait and then find it cached.
 exec 9>"$OUT/.lock"
-flock 9
+if ! flock -n 9; then
+  log "waiting for another build of these binaries to finish (lock $OUT/.lock)"
+  flock 9
+fi
 export CGO_ENABLED=0 GOFLAGS=-mod=mod GOTOOLCHAIN="${GOTOOLCHAIN:-auto}"
 total_start=$(now)
 
 stamp_ok() { [[ -x "$BIN/$1" && "$(cat "$BIN/.$1.version" 2>/dev/null)" == "$2" ]]; }
 stamp() { echo "$2" >"$BIN/.$1.version"; }
 
-# --- Kubernetes: a wrapper module that replaces every staging module -----------
 k8s_bins=(kube-apiserver kube-controller-manager kube-scheduler kubectl)
-need_k8s=0
+need_k8s=0 need_etcd=0 need_kwok=0
 for b in "${k8s_bins[@]}"; do stamp_ok "$b" "$K8S_VERSION" || need_k8s=1; done
+stamp_ok etcd "$ETCD_VERSION" || need_etcd=1
+{ stamp_ok kwok "$KWOK_VERSION" && stamp_ok kwokctl "$KWOK_VERSION"; } || need_kwok=1
+todo=()
+((need_k8s)) && todo+=("Kubernetes $K8S_VERSION")
+((need_etcd)) && todo+=("etcd $ETCD_VERSION")
+((need_kwok)) && todo+=("kwok $KWOK_VERSION")
+steps=${#todo[@]} step_no=0
+if ((steps > 0)); then
+  log "building ${todo[*]} from Go modules into $BIN (once: about 8 minutes on 2 idle cores with empty Go caches)"
+fi
+
+# --- Kubernetes: a wrapper module that replaces every staging module -----------
 if ((need_k8s)); then
   step=$(now)
-  log "building Kubernetes $K8S_VERSION (kube-apiserver, kube-controller-manager, kube-scheduler, kubectl); a cold build takes about 5 minutes on 2 cores"
+  log "[$((++step_no))/$steps] Kubernetes $K8S_VERSION (kube-apiserver, kube-controller-manager, kube-scheduler, kubectl): resolving modules"
   src="$OUT/src/kubernetes"
   rm -rf "$src" && mkdir -p "$src" && cd "$src"
   go mod init kubefed-ts.local/k8s-binaries >/dev/null 2>&1
@@ -98,40 +155,48 @@ import (
 	_ "k8s.io/kubernetes/cmd/kubectl"
 )
 GO
-  log "resolving modules..."
-  go mod tidy >/dev/null 2>&1 || go mod download all >/dev/null
-  log "modules resolved after $(($(now) - step))s; compiling"
-  go build -trimpath -tags=selinux,notest,grpcnotrace -ldflags="$ldflags" -o "$BIN/" \
-    k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kube-controller-manager \
-    k8s.io/kubernetes/cmd/kube-scheduler k8s.io/kubernetes/cmd/kubectl
+  k8s_pkgs=(k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kube-controller-manager
+    k8s.io/kubernetes/cmd/kube-scheduler k8s.io/kubernetes/cmd/kubectl)
+  tags=selinux,notest,grpcnotrace
+  run_step "Kubernetes: resolving modules" "" "$src/resolve.log" \
+    bash -c 'go mod tidy || go mod download all'
+  # The number of packages to compile, so the progress lines can say "n of total".
+  total=$(go list -deps -tags="$tags" "${k8s_pkgs[@]}" 2>/dev/null | wc -l) || total=""
+  log "  modules resolved in $(dur $(($(now) - step))); compiling${total:+ $total packages} (about 5 minutes on 2 cores when nothing is cached)"
+  run_step "Kubernetes" "${total:-}" "$src/build.log" \
+    go build -v -trimpath -tags="$tags" -ldflags="$ldflags" -o "$BIN/" "${k8s_pkgs[@]}"
   for b in "${k8s_bins[@]}"; do stamp "$b" "$K8S_VERSION"; done
-  log "Kubernetes built in $(($(now) - step))s"
+  log "  Kubernetes built in $(dur $(($(now) - step)))"
 else
   log "Kubernetes $K8S_VERSION: cached"
 fi
 
 # --- etcd: its server module has replaces too, but a plain require resolves -----
-if ! stamp_ok etcd "$ETCD_VERSION"; then
+if ((need_etcd)); then
   step=$(now)
-  log "building etcd $ETCD_VERSION"
+  log "[$((++step_no))/$steps] etcd $ETCD_VERSION"
   src="$OUT/src/etcd"
   rm -rf "$src" && mkdir -p "$src" && cd "$src"
   go mod init kubefed-ts.local/etcd >/dev/null 2>&1
-  go get "go.etcd.io/etcd/server/v3@$ETCD_VERSION" >/dev/null 2>&1
-  go build -trimpath -ldflags="-s -w" -o "$BIN/etcd" go.etcd.io/etcd/server/v3
+  run_step "etcd: resolving modules" "" "$src/resolve.log" go get "go.etcd.io/etcd/server/v3@$ETCD_VERSION"
+  total=$(go list -deps go.etcd.io/etcd/server/v3 2>/dev/null | wc -l) || total=""
+  run_step "etcd" "${total:-}" "$src/build.log" \
+    go build -v -trimpath -ldflags="-s -w" -o "$BIN/etcd" go.etcd.io/etcd/server/v3
   stamp etcd "$ETCD_VERSION"
-  log "etcd built in $(($(now) - step))s"
+  log "  etcd built in $(dur $(($(now) - step)))"
 else
   log "etcd $ETCD_VERSION: cached"
 fi
 
 # --- kwok: no replaces, so go install works directly -----------------------------
-if ! stamp_ok kwok "$KWOK_VERSION" || ! stamp_ok kwokctl "$KWOK_VERSION"; then
+if ((need_kwok)); then
   step=$(now)
-  log "building kwok and kwokctl $KWOK_VERSION"
-  GOBIN="$BIN" go install -trimpath -ldflags="-s -w" "sigs.k8s.io/kwok/cmd/kwok@$KWOK_VERSION" "sigs.k8s.io/kwok/cmd/kwokctl@$KWOK_VERSION"
+  log "[$((++step_no))/$steps] kwok and kwokctl $KWOK_VERSION"
+  mkdir -p "$OUT/src"
+  run_step "kwok" "" "$OUT/src/kwok-build.log" env GOBIN="$BIN" go install -v -trimpath -ldflags="-s -w" \
+    "sigs.k8s.io/kwok/cmd/kwok@$KWOK_VERSION" "sigs.k8s.io/kwok/cmd/kwokctl@$KWOK_VERSION"
   stamp kwok "$KWOK_VERSION"; stamp kwokctl "$KWOK_VERSION"
-  log "kwok built in $(($(now) - step))s"
+  log "  kwok built in $(dur $(($(now) - step)))"
 else
   log "kwok $KWOK_VERSION: cached"
 fi
@@ -152,8 +217,8 @@ if [[ "$(cat "$BIN/.kwok-stages.version" 2>/dev/null)" != "$KWOK_VERSION" ]]; th
   log "kwok stages written to $BIN/kwok-stages.yaml"
 fi
 
-# Released first: the DNS tools have their own lock, and waiting callers need only the Kubernetes binaries.
+# Released first: the other tools have their own locks, and waiting callers need only the Kubernetes binaries.
 exec 9>&-
+if ((steps > 0)); then log "Kubernetes, etcd and kwok ready in $BIN ($(dur $(($(now) - total_start))))"; fi
 extra_tools
-log "all binaries ready in $BIN ($(($(now) - total_start))s)"
 echo "$BIN"

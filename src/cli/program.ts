@@ -432,6 +432,13 @@ export function buildProgram(): Command {
     });
   });
 
+  type LocalUpFlags = {
+    members: string;
+    dir: string;
+    kubefedNamespace: string;
+    sample: string;
+    hostAsMember: boolean;
+  };
   const localUpCmd = new Command('local-up')
     .description(
       'Start a local federation (host + members on this machine), install kubefed-ts and join the members',
@@ -444,7 +451,8 @@ export function buildProgram(): Command {
       'Namespaces and Federated<Kind> objects to propagate once the members are Ready ("" for none)',
       DEFAULT_SAMPLE,
     )
-    .action(async (o: { members: string; dir: string; kubefedNamespace: string; sample: string }) => {
+    .option('--host-as-member', 'join the host as a member too, named after its context ("host")', false)
+    .action(async (o: LocalUpFlags) => {
       const members = /^\d+$/.test(o.members)
         ? Array.from({ length: Number(o.members) }, (_, i) => `cluster${i + 1}`)
         : o.members
@@ -454,7 +462,14 @@ export function buildProgram(): Command {
       if (members.length === 0) throw new CommandError('--members: at least one member is needed');
       if (members.includes('host'))
         throw new CommandError('--members: "host" is the name of the host cluster');
-      await localUp({ dir: o.dir, members, namespace: o.kubefedNamespace, sample: o.sample, out });
+      await localUp({
+        dir: o.dir,
+        members,
+        namespace: o.kubefedNamespace,
+        sample: o.sample,
+        hostAsMember: o.hostAsMember,
+        out,
+      });
     });
 
   const localDownCmd = new Command('local-down')

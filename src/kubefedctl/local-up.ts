@@ -7,7 +7,7 @@ import { installControlPlane } from '../install/control-plane.ts';
 import type { KubeObject } from '../kube/client/index.ts';
 import { REPO_ROOT } from '../paths.ts';
 import { registerAdmissionWebhooks, startAdmissionWebhook } from '../testing/admission-webhook-process.ts';
-import { binary } from '../testing/binaries.ts';
+import { binary, binDir } from '../testing/binaries.ts';
 import { startKubefedControllerManager } from '../testing/controller-manager-process.ts';
 import { startFederation } from '../testing/federation.ts';
 import { waitFor } from '../testing/ports.ts';
@@ -26,12 +26,18 @@ export interface LocalUpOptions {
   namespace: string;
   /** A YAML file of Namespaces and Federated<Kind> objects to propagate once the members are Ready; '' for none. */
   sample?: string;
+  /**
+   * Join the host as a member too, named after its context (`host`), as KubeFed's own local setup does
+   * (its scripts/deploy-kubefed.sh joins the host cluster). The host then also runs workloads.
+   */
+  hostAsMember?: boolean;
   out: (line: string) => void;
 }
 
 /**
- * Brings up a federation on this machine: one etcd, a host and member kube-apiservers, the members'
- * controllers, the KubeFed CRDs and namespace, kubefed-controller-manager and the admission webhooks, and every member joined with
+ * Brings up a federation on this machine: one etcd, a host and member kube-apiservers, the clusters'
+ * controllers (the host's delete namespaces, collect garbage and mint service-account tokens, as in a real
+ * cluster), the KubeFed CRDs and namespace, kubefed-controller-manager and the admission webhooks, and every member joined with
  * `kubefedctl join`. The processes are detached and keep running after the command returns; local-down
  * stops them.
  */
@@ -46,19 +52,30 @@ export async function localUp(opts: LocalUpOptions): Promise<{ kubeconfig: strin
       `a local federation is already running in ${dir}; run "kubefedctl local-down --dir ${opts.dir}" first`,
     );
   }
+  // Built (or found cached) before anything starts, with the installer's progress lines on stderr.
+  try {
+    binDir();
+  } catch {
+    throw new CommandError(
+      'the Kubernetes binaries could not be built; hack/install-k8s-binaries.sh said why above',
+    );
+  }
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   setDetachedPidFile(pidFile);
   const started = Date.now();
   try {
     opts.out(`Starting etcd and kube-apiservers for host and ${opts.members.join(', ')}...`);
-    // Members run kwok nodes, a scheduler and a controller manager, so federated workloads really run.
+    // Members run kwok nodes, a scheduler and a controller manager, so federated workloads really run; the
+    // host runs the controllers a real host has that kubefed-ts relies on, or all of a member's when it is one.
     const fed = await startFederation({
       members: opts.members,
       dir: join(dir, 'clusters'),
       keep: true,
       workloads: true,
+      hostControllers: opts.hostAsMember ? 'workloads' : 'tokens',
     });
+    const joined = opts.hostAsMember ? [fed.host.name, ...opts.members] : opts.members;
     const kubeconfig = join(dir, 'kubeconfig');
     copyFileSync(fed.kubeconfigPath, kubeconfig);
     const host = fed.host.client();
@@ -80,7 +97,7 @@ export async function localUp(opts: LocalUpOptions): Promise<{ kubeconfig: strin
       logFile: join(dir, 'kubefed-controller-manager.log'),
     });
     opts.out('Started kubefed-controller-manager');
-    for (const m of opts.members) {
+    for (const m of joined) {
       await joinCluster({
         clusterName: m,
         kubeconfig,
@@ -98,8 +115,7 @@ export async function localUp(opts: LocalUpOptions): Promise<{ kubeconfig: strin
           namespace: opts.namespace,
         });
         return (
-          list.items.length === opts.members.length &&
-          list.items.every((c) => isClusterReady(c.status?.conditions))
+          list.items.length === joined.length && list.items.every((c) => isClusterReady(c.status?.conditions))
         );
       },
       { timeoutMs: 120_000, intervalMs: 500 },
@@ -124,7 +140,7 @@ export async function localUp(opts: LocalUpOptions): Promise<{ kubeconfig: strin
       ];
       if (kinds.length > 0) opts.out(kubectl(['--context', fed.host.name, '-n', ns, 'get', kinds.join(',')]));
       const targets = kinds.map((k) => k.replace(/^federated/, ''));
-      for (const m of opts.members) {
+      for (const m of joined) {
         opts.out(`In ${m}:`);
         opts.out(
           kubectl(['--context', m, '-n', ns, 'get', targets.join(','), '-l', 'kubefed.io/managed=true']),

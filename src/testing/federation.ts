@@ -17,6 +17,13 @@ export interface FederationOptions {
    * Deployments really become available. Without it members get only the controllers `join` needs.
    */
   workloads?: boolean;
+  /**
+   * What the host runs besides its apiserver. Default `none` (tests that need no more start faster);
+   * `tokens`: the controllers a real host cluster has for what kubefed-ts relies on (namespace deletion,
+   * garbage collection of PropagatedVersions, service-account tokens); `workloads`: as a member with
+   * workloads (the full controller-manager, scheduler, kwok and a fake node), for a host that is also a member.
+   */
+  hostControllers?: 'none' | 'tokens' | 'workloads';
   /** Fake nodes per member when workloads run; each may carry zone/region labels. */
   nodes?: (cluster: string) => Array<{ name: string; labels?: Record<string, string> }>;
   /** Where state, logs and the kubeconfig go; a fresh temp dir by default (removed on stop unless keep). */
@@ -28,14 +35,15 @@ export interface FederationOptions {
 export class TestCluster {
   readonly name: string;
   readonly api: ApiServer;
-  readonly #withWorkloads: boolean;
+  /** Runs the full controller-manager, a scheduler and kwok, so workloads really run. */
+  readonly withWorkloads: boolean;
   #components: ManagedProcess[] = [];
   #clients: KubeClient[] = [];
 
   constructor(name: string, api: ApiServer, withWorkloads: boolean) {
     this.name = name;
     this.api = api;
-    this.#withWorkloads = withWorkloads;
+    this.withWorkloads = withWorkloads;
   }
 
   get server(): string {
@@ -51,7 +59,7 @@ export class TestCluster {
 
   async start(opts: { controllers: 'none' | 'tokens' }): Promise<void> {
     await this.api.start();
-    if (this.#withWorkloads) {
+    if (this.withWorkloads) {
       this.#components.push(
         startControllerManager(this.api, 'all'),
         startScheduler(this.api),
@@ -112,17 +120,19 @@ export async function startFederation(opts: FederationOptions = {}): Promise<Fed
     etcd = await startEtcd(join(dir, 'etcd'));
     for (const name of [hostName, ...memberNames]) {
       const api = await ApiServer.create({ name, dir: join(dir, name), etcdUrl: etcd.url });
-      clusters.push(new TestCluster(name, api, name !== hostName && Boolean(opts.workloads)));
+      const workloads = name === hostName ? opts.hostControllers === 'workloads' : Boolean(opts.workloads);
+      clusters.push(new TestCluster(name, api, workloads));
     }
+    const hostControllers = opts.hostControllers === 'tokens' ? 'tokens' : 'none';
     // Start in parallel: on two cores this is what keeps a 3-cluster start-up in seconds.
-    await Promise.all(clusters.map((c) => c.start({ controllers: c.name === hostName ? 'none' : 'tokens' })));
-    if (opts.workloads) {
-      await Promise.all(
-        clusters
-          .slice(1)
-          .map((c) => createFakeNodes(c, opts.nodes?.(c.name) ?? [{ name: `${c.name}-node-0` }])),
-      );
-    }
+    await Promise.all(
+      clusters.map((c) => c.start({ controllers: c.name === hostName ? hostControllers : 'tokens' })),
+    );
+    await Promise.all(
+      clusters
+        .filter((c) => c.withWorkloads)
+        .map((c) => createFakeNodes(c, opts.nodes?.(c.name) ?? [{ name: `${c.name}-node-0` }])),
+    );
     const kubeconfigPath = join(dir, 'kubeconfig');
     await writeKubeconfigFile(
       kubeconfigPath,

@@ -4,8 +4,13 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
+import { PropagatedVersionType } from '../../src/api/core/v1alpha1/index.ts';
+import { KubeClient, type KubeObject } from '../../src/kube/client/index.ts';
+import { loadKubeconfig, restConfigForContext } from '../../src/kube/kubeconfig/index.ts';
 import { REPO_ROOT } from '../../src/paths.ts';
+import { MANAGED_LABEL } from '../../src/propagation/constants.ts';
 import { binDir } from '../../src/testing/binaries.ts';
+import { eventually, type FedObject, getOrUndefined, T } from './federation-helpers.ts';
 import { kubefedctl } from './helpers.ts';
 
 const renamingFederatedConfigMap = {
@@ -19,9 +24,47 @@ const renamingFederatedConfigMap = {
   },
 };
 
+/** Admin clients for the contexts of a local-up kubeconfig; close() closes them all. */
+function clientsOf(kubeconfig: string) {
+  const cfg = loadKubeconfig({ kubeconfig });
+  const made: KubeClient[] = [];
+  return {
+    client(context: string): KubeClient {
+      const c = new KubeClient(restConfigForContext(cfg, context), { name: context });
+      made.push(c);
+      return c;
+    },
+    close: () => Promise.all(made.map((c) => c.close())),
+  };
+}
+
+/** The pids local-up recorded, and a check that every one of them has stopped. */
+function recordedPids(dir: string): number[] {
+  return readFileSync(join(dir, 'pids'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => Number(l.split(' ')[0]));
+}
+
+function assertStopped(pids: number[]): void {
+  for (const pid of pids) {
+    let state = '';
+    try {
+      state = readFileSync(`/proc/${pid}/stat`, 'utf8').split(' ')[2] ?? '';
+    } catch {
+      // Gone.
+    }
+    assert.ok(state === '' || state === 'Z', `process ${pid} stopped (state ${state})`);
+  }
+}
+
+const gone = (o: unknown) => o === undefined;
+
 describe('the README commands', () => {
   const dir = join(mkdtempSync(join(tmpdir(), 'kubefed-ts-local-up-')), 'federation');
+  let clients: ReturnType<typeof clientsOf> | undefined;
   after(async () => {
+    await clients?.close();
     await kubefedctl(['local-down', '--dir', dir]);
     rmSync(join(dir, '..'), { recursive: true, force: true });
   });
@@ -53,7 +96,7 @@ describe('the README commands', () => {
     }
   });
 
-  test('local-up brings up a host and two members, joined and Ready; local-down removes it all', async () => {
+  test('local-up brings up a host and two members, joined and Ready, with the sample propagated', async () => {
     const up = await kubefedctl(['local-up', '--dir', dir]);
     assert.equal(up.code, 0, up.stderr);
     assert.match(up.stdout, /^cluster1\s+\S+\s+True\s+v1\.36\.3$/m);
@@ -85,22 +128,138 @@ describe('the README commands', () => {
     const again = await kubefedctl(['local-up', '--dir', dir]);
     assert.notEqual(again.code, 0, 'a second local-up on a running federation is refused');
     assert.match(again.stderr, /already running/);
+  });
 
-    const pids = readFileSync(join(dir, 'pids'), 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => Number(l.split(' ')[0]));
+  test("the host's garbage collector removes a deleted federated object's PropagatedVersion", async () => {
+    clients = clientsOf(join(dir, 'kubeconfig'));
+    const host = clients.client('host');
+    const members = ['cluster1', 'cluster2'].map((m) => clients?.client(m) as KubeClient);
+    const fcm = await host.get<FedObject>(T.fcm, 'test-configmap', 'test-namespace');
+    // As KubeFed's version manager writes it: the federated object is the owner, so GC can follow it.
+    const version = await eventually(
+      'the PropagatedVersion of test-configmap',
+      () => getOrUndefined(host, PropagatedVersionType, 'configmap-test-configmap', 'test-namespace'),
+      (v) => v !== undefined,
+    );
+    assert.deepEqual(version?.metadata.ownerReferences, [
+      {
+        apiVersion: 'types.kubefed.io/v1beta1',
+        kind: 'FederatedConfigMap',
+        name: 'test-configmap',
+        uid: fcm.metadata.uid,
+      },
+    ]);
+    await host.delete(T.fcm, 'test-configmap', { namespace: 'test-namespace' });
+    for (const m of members) {
+      await eventually(
+        `test-configmap deleted from ${m.name}`,
+        () => getOrUndefined(m, T.configmaps, 'test-configmap', 'test-namespace'),
+        gone,
+      );
+    }
+    await eventually(
+      'the FederatedConfigMap released',
+      () => getOrUndefined(host, T.fcm, 'test-configmap', 'test-namespace'),
+      gone,
+    );
+    await eventually(
+      'its PropagatedVersion collected',
+      () => getOrUndefined(host, PropagatedVersionType, 'configmap-test-configmap', 'test-namespace'),
+      gone,
+    );
+  });
+
+  test('deleting a host namespace removes its federated objects and their member copies', async () => {
+    assert.ok(clients);
+    const host = clients.client('host');
+    const members = ['cluster1', 'cluster2'].map((m) => clients?.client(m) as KubeClient);
+    for (const m of members) {
+      const copy = await getOrUndefined(m, T.deployments, 'test-deployment', 'test-namespace');
+      assert.equal(copy?.metadata.labels?.[MANAGED_LABEL], 'true', `test-deployment in ${m.name}`);
+    }
+    await host.delete(T.namespaces, 'test-namespace');
+    // The host's namespace controller deletes the federated objects, the sync controller deletes their
+    // member copies (the FederatedNamespace: the member namespaces) and releases its finalizers, and only
+    // then can the namespace go.
+    await eventually(
+      'the host namespace test-namespace to be gone',
+      () => getOrUndefined(host, T.namespaces, 'test-namespace'),
+      gone,
+      60_000,
+    );
+    for (const m of members) {
+      await eventually(
+        `namespace test-namespace gone from ${m.name}`,
+        () => getOrUndefined(m, T.namespaces, 'test-namespace'),
+        gone,
+        60_000,
+      );
+    }
+  });
+
+  test('local-down stops every process local-up started and removes its directory', async () => {
+    await clients?.close();
+    clients = undefined;
+    const pids = recordedPids(dir);
     const down = await kubefedctl(['local-down', '--dir', dir]);
     assert.equal(down.code, 0, down.stderr);
     assert.equal(existsSync(dir), false);
-    for (const pid of pids) {
-      let state = '';
-      try {
-        state = readFileSync(`/proc/${pid}/stat`, 'utf8').split(' ')[2] ?? '';
-      } catch {
-        // Gone.
-      }
-      assert.ok(state === '' || state === 'Z', `process ${pid} stopped (state ${state})`);
-    }
+    assertStopped(pids);
+  });
+});
+
+describe('local-up --host-as-member', () => {
+  const dir = join(mkdtempSync(join(tmpdir(), 'kubefed-ts-local-up-host-')), 'federation');
+  let clients: ReturnType<typeof clientsOf> | undefined;
+  after(async () => {
+    await clients?.close();
+    await kubefedctl(['local-down', '--dir', dir]);
+    rmSync(join(dir, '..'), { recursive: true, force: true });
+  });
+
+  test('joins the host as the member "host" and propagates into it, beside the federated objects', async () => {
+    const up = await kubefedctl(['local-up', '--dir', dir, '--members', 'cluster1', '--host-as-member']);
+    assert.equal(up.code, 0, up.stderr);
+    assert.match(up.stdout, /Joined host\n/);
+    assert.match(up.stdout, /^host\s+\S+\s+True\s+v1\.36\.3$/m);
+    assert.match(up.stdout, /^cluster1\s+\S+\s+True\s+v1\.36\.3$/m);
+    // The host runs workloads like any member: the sample's Deployment (3 replicas) comes up there too.
+    const [, inHost = ''] = up.stdout.split(/^In host:$/m);
+    assert.match(inHost, /^deployment\.apps\/test-deployment\s+\d\/3\s/m);
+    clients = clientsOf(join(dir, 'kubeconfig'));
+    const host = clients.client('host');
+    const copy = await eventually(
+      'the ConfigMap test-configmap in the host',
+      () =>
+        getOrUndefined<KubeObject & { data?: Record<string, string> }>(
+          host,
+          T.configmaps,
+          'test-configmap',
+          'test-namespace',
+        ),
+      (c) => c?.metadata.labels?.[MANAGED_LABEL] === 'true',
+    );
+    // The sample's template, config/samples/local-up.yaml.
+    assert.deepEqual(copy?.data, { greeting: 'hello from the host' });
+    // The host's own namespace is adopted (labelled), never recreated.
+    const ns = await host.get(T.namespaces, 'test-namespace');
+    assert.equal(ns.metadata.labels?.[MANAGED_LABEL], 'true');
+    await eventually(
+      'FederatedConfigMap status for host and cluster1',
+      () => host.get<FedObject>(T.fcm, 'test-configmap', 'test-namespace'),
+      (o) =>
+        JSON.stringify(o.status?.clusters?.map((c) => [c.name, c.status ?? ''])) ===
+        JSON.stringify([
+          ['cluster1', ''],
+          ['host', ''],
+        ]),
+    );
+
+    await clients.close();
+    clients = undefined;
+    const pids = recordedPids(dir);
+    const down = await kubefedctl(['local-down', '--dir', dir]);
+    assert.equal(down.code, 0, down.stderr);
+    assertStopped(pids);
   });
 });
