@@ -5,6 +5,7 @@ import type { RestConfig } from '../kubeconfig/index.ts';
 import { CredentialSource } from './auth.ts';
 import { ApiError, TransportError } from './errors.ts';
 import { type ResourceType, resourcePath, withQuery } from './paths.ts';
+import { joinServerUrl } from './server-url.ts';
 import type { KubeObject, ObjectList, WatchEvent } from './types.ts';
 
 export interface KubeClientOptions {
@@ -151,7 +152,8 @@ export class KubeClient {
       body = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
       headers['content-type'] = opts.contentType ?? 'application/json';
     }
-    const url = this.config.server + path;
+    // The server's path (a proxy's /k8s/clusters/<id>) prefixes every request, as in client-go.
+    const url = joinServerUrl(this.config.server, path);
     try {
       const res = await request(url, {
         method: method as Dispatcher.HttpMethod,
@@ -195,7 +197,7 @@ export class KubeClient {
         const { res, text } = await (async () => {
           const res = await this.#send(method, path, { ...opts, signal });
           const text = await res.body.text().catch((e: unknown) => {
-            throw new TransportError(method, this.config.server + path, e);
+            throw new TransportError(method, joinServerUrl(this.config.server, path), e);
           });
           return { res, text };
         })().finally(() => clearTimeout(timer));
