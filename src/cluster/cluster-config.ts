@@ -1,4 +1,5 @@
 import type { KubeFedCluster } from '../api/core/v1beta1/index.ts';
+import { baseServerUrl } from '../kube/client/server-url.ts';
 import { type RestConfig, restConfigFromParts } from '../kube/kubeconfig/index.ts';
 
 /** Why a KubeFedCluster cannot be turned into a client; reported as its ConfigMalformed condition. */
@@ -11,15 +12,17 @@ export class ClusterConfigError extends Error {
 
 /**
  * Parses `spec.apiEndpoint` the way client-go's DefaultServerURL does for KubeFed: host, host:port, IP,
- * IP:port or a URL; no scheme means https; only http/https; a path is not allowed.
+ * IP:port or a URL; no scheme means https; only http/https. A URL may have a path (a proxy such as Rancher's
+ * `https://host/k8s/clusters/<id>`): it prefixes every request to the member. A path without a scheme is
+ * refused with client-go's message; a query or fragment is dropped, as client-go's NewRESTClient drops it.
  */
 export function parseApiEndpoint(endpoint: string): string {
   const raw = endpoint.trim();
   if (!raw) throw new ClusterConfigError('apiEndpoint is empty: want a URL or a host:port pair');
-  const withScheme = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//.test(raw) ? raw : `https://${raw}`;
+  const hasScheme = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//.test(raw);
   let url: URL;
   try {
-    url = new URL(withScheme);
+    url = new URL(hasScheme ? raw : `https://${raw}`);
   } catch {
     throw new ClusterConfigError(`apiEndpoint "${endpoint}" is not a URL or a host:port pair`);
   }
@@ -29,14 +32,12 @@ export function parseApiEndpoint(endpoint: string): string {
     );
   }
   if (!url.hostname) throw new ClusterConfigError(`apiEndpoint "${endpoint}" has no host`);
-  if (url.pathname !== '/' && url.pathname !== '') {
+  if (!hasScheme && url.pathname !== '/' && url.pathname !== '') {
     throw new ClusterConfigError(
-      `apiEndpoint "${endpoint}" has a path: host must be a URL or a host:port pair`,
+      `apiEndpoint "${endpoint}": host must be a URL or a host:port pair: ${JSON.stringify(endpoint)}`,
     );
   }
-  if (url.search || url.hash)
-    throw new ClusterConfigError(`apiEndpoint "${endpoint}" has a query or fragment`);
-  return `${url.protocol}//${url.host}`;
+  return baseServerUrl(url);
 }
 
 /** The parts of a member's token Secret that the control plane uses. */

@@ -13,6 +13,7 @@ import { ClusterStatus, inClusterFailureReason, MANAGED_LABEL } from '../propaga
 import { buildClusterObject } from '../propagation/desired.ts';
 import { needsUpdate, objectVersion } from '../propagation/versions.ts';
 import { truncateMiddle } from '../runtime/events.ts';
+import { logFailure } from '../runtime/failure-log.ts';
 import { type Logger, silentLogger } from '../runtime/logger.ts';
 import { timedDispatch } from '../runtime/metrics.ts';
 import { deletionTarget } from './deletion-target.ts';
@@ -222,7 +223,11 @@ export class PropagationEngine {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<OpResult>((resolve) => {
       timer = setTimeout(() => {
-        this.#log.warn({ cluster, timeoutMs: ms }, 'member operation timed out');
+        logFailure(this.#log, 'member operation timed out', {
+          cluster,
+          err: `no answer within ${ms} ms`,
+          kind: 'timeout',
+        });
         resolve({ status: timedOut });
       }, ms);
     });
@@ -230,7 +235,7 @@ export class PropagationEngine {
       return await Promise.race([
         op.catch((e: unknown) => {
           // The operations map their own errors; anything escaping is a bug, reported, never a crash.
-          this.#log.error({ cluster, err: errorMessage(e) }, 'member operation threw');
+          logFailure(this.#log, 'member operation threw', { cluster, err: e });
           return { status: ClusterStatus.ComputeResourceFailed };
         }),
         timeout,
@@ -262,7 +267,7 @@ export class PropagationEngine {
     if (e instanceof TransportError) this.#opts.registry.markUnresponsive(cluster);
     const msg = `Failed to ${op} ${this.target.kind} "${this.#describe(req)}" in cluster "${cluster}": ${errorMessage(e)}`;
     req.event('Warning', inClusterFailureReason(op), msg);
-    this.#log.info({ cluster, object: this.#describe(req), err: errorMessage(e) }, `${op} failed`);
+    logFailure(this.#log, `${op} failed`, { cluster, err: e, fields: { object: this.#describe(req) } });
     return { status, message: truncateMiddle(errorMessage(e), 1024) };
   }
 

@@ -151,7 +151,8 @@ describe('cluster registration and health against real apiservers', () => {
       apiVersion: base.apiVersion,
       kind: base.kind,
       metadata: { name: 'bad-endpoint', namespace: NS },
-      spec: { ...base.spec, apiEndpoint: 'https://127.0.0.1:6443/some/path' },
+      // A path without a scheme: client-go (and so KubeFed) cannot tell it from a host.
+      spec: { ...base.spec, apiEndpoint: '127.0.0.1:6443/some/path' },
     });
     await host.create(KubeFedClusterType, {
       apiVersion: base.apiVersion,
@@ -164,7 +165,7 @@ describe('cluster registration and health against real apiservers', () => {
     );
     assert.equal(condition(bad, 'ConfigMalformed')?.status, 'True');
     assert.equal(condition(bad, 'ConfigMalformed')?.reason, 'ClusterConfigMalformed');
-    assert.match(condition(bad, 'ConfigMalformed')?.message ?? '', /has a path/);
+    assert.match(condition(bad, 'ConfigMalformed')?.message ?? '', /host must be a URL or a host:port pair/);
     const noSecret = await waitForCluster(host, 'no-secret', 'ConfigMalformed', (x) =>
       Boolean(condition(x, 'ConfigMalformed')),
     );

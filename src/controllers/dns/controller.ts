@@ -17,15 +17,10 @@ import { nextRecordStatus, type RecordOutcome, type RecordStatus } from '../../d
 import { ingressDnsStatus, serviceDnsStatus } from '../../dns/service-status.ts';
 import type { ClusterDns, Endpoint, IngressClusterDns } from '../../dns/types.ts';
 import { MemberInformers } from '../../engine/member-informers.ts';
-import {
-  errorMessage,
-  isNotFound,
-  type KubeClient,
-  type KubeObject,
-  type ResourceType,
-} from '../../kube/client/index.ts';
+import { isNotFound, type KubeClient, type KubeObject, type ResourceType } from '../../kube/client/index.ts';
 import { jsonEqual } from '../../propagation/json.ts';
 import { EventRecorder } from '../../runtime/events.ts';
+import { logFailure } from '../../runtime/failure-log.ts';
 import { Informer, objectKey } from '../../runtime/informer/index.ts';
 import { type Logger, silentLogger } from '../../runtime/logger.ts';
 import type { Runnable } from '../../runtime/manager.ts';
@@ -336,7 +331,16 @@ export class DnsController implements Runnable {
         try {
           out.set(h, await resolveHost(h));
         } catch (e) {
-          this.#log.info({ hostname: h, err: errorMessage(e) }, 'cannot resolve load balancer hostname');
+          // The members whose load balancer this is; a name that never resolves must not flood the log.
+          const clusters = dns
+            .filter((d) => d.loadBalancer.ingress?.some((i) => i.hostname === h))
+            .map((d) => d.cluster);
+          logFailure(this.#log, 'cannot resolve load balancer hostname', {
+            cluster: [...new Set(clusters)].sort().join(','),
+            err: e,
+            kind: 'unreachable',
+            fields: { hostname: h },
+          });
           out.set(h, []);
         }
       }),

@@ -19,6 +19,7 @@ import {
 import { jsonEqual } from '../../propagation/json.ts';
 import { sleep } from '../../runtime/backoff.ts';
 import type { EventRecorder } from '../../runtime/events.ts';
+import { logFailure } from '../../runtime/failure-log.ts';
 import { Informer } from '../../runtime/informer/index.ts';
 import { type Logger, silentLogger } from '../../runtime/logger.ts';
 import type { Runnable } from '../../runtime/manager.ts';
@@ -133,7 +134,8 @@ export class ClusterHealthController implements Runnable {
         try {
           await this.#probeAndUpdate(cluster);
         } catch (e) {
-          this.#log.error({ cluster: name, err: errorMessage(e) }, 'health check failed unexpectedly');
+          // Writing the status to the host can fail like any request; only an exception is a bug.
+          logFailure(this.#log, 'health check failed', { cluster: name, err: e });
         } finally {
           this.#inFlight.delete(name);
         }
@@ -244,7 +246,12 @@ export class ClusterHealthController implements Runnable {
     if (previous === result.kind || !this.#opts.events) return;
     const obj = { ...cluster, apiVersion: API_VERSION, kind: KUBEFED_CLUSTER_KIND };
     if (result.kind === 'malformed') {
-      this.#log.warn({ cluster: name, detail: result.detail }, 'cluster configuration is malformed');
+      logFailure(this.#log, 'cluster configuration is malformed', {
+        cluster: name,
+        err: result.detail,
+        kind: 'config',
+        transition: true,
+      });
       await this.#opts.events.record(
         obj,
         'Warning',
@@ -252,7 +259,12 @@ export class ClusterHealthController implements Runnable {
         `The configuration for this cluster may be malformed: ${result.detail}`,
       );
     } else if (result.kind === 'unreachable') {
-      this.#log.warn({ cluster: name, err: result.error }, 'cluster is not reachable');
+      logFailure(this.#log, 'cluster is not reachable', {
+        cluster: name,
+        err: result.error,
+        kind: 'unreachable',
+        transition: true,
+      });
       await this.#opts.events.record(
         obj,
         'Warning',

@@ -9,6 +9,7 @@ import type { ResolvedKubeFedConfig } from '../../config/index.ts';
 import { CoreTypes, errorMessage, type KubeClient, type KubeObject } from '../../kube/client/index.ts';
 import { type Placement, selectedClusterNames } from '../../propagation/placement.ts';
 import { EventRecorder } from '../../runtime/events.ts';
+import { logFailure } from '../../runtime/failure-log.ts';
 import { Informer, objectKey } from '../../runtime/informer/index.ts';
 import { type Logger, silentLogger } from '../../runtime/logger.ts';
 import type { Runnable } from '../../runtime/manager.ts';
@@ -199,17 +200,27 @@ export class SchedulingController implements Runnable {
         current[cluster] = ready;
         continue;
       }
+      const matchLabels = spec.selector?.matchLabels;
+      if (!matchLabels || Object.keys(matchLabels).length === 0) {
+        this.#log.info(
+          { cluster, rsp: key, err: 'the object has no spec.selector.matchLabels' },
+          'cannot analyse pods; using ready replicas',
+        );
+        current[cluster] = ready;
+        continue;
+      }
       try {
-        const pods = await this.#pods(cluster, member.metadata.namespace ?? '', spec.selector?.matchLabels);
+        const pods = await this.#pods(cluster, member.metadata.namespace ?? '', matchLabels);
         const a = analysePods(pods, new Date());
         current[cluster] = a.runningAndReady;
         if (a.unschedulable > 0) capacity[cluster] = Math.max(0, replicas - a.unschedulable);
         if (a.recentUnschedulable > 0) needsRecheck = true;
       } catch (e) {
-        this.#log.info(
-          { cluster, rsp: key, err: errorMessage(e) },
-          'cannot analyse pods; using ready replicas',
-        );
+        logFailure(this.#log, 'cannot analyse pods; using ready replicas', {
+          cluster,
+          err: e,
+          fields: { rsp: key },
+        });
         current[cluster] = ready;
       }
     }
@@ -286,10 +297,8 @@ export class SchedulingController implements Runnable {
   async #pods(
     cluster: string,
     namespace: string,
-    matchLabels: Record<string, string> | undefined,
+    matchLabels: Record<string, string>,
   ): Promise<KubeObject[]> {
-    if (!matchLabels || Object.keys(matchLabels).length === 0)
-      throw new Error('the object has no spec.selector.matchLabels');
     const labelSelector = Object.entries(matchLabels)
       .map(([k, v]) => `${k}=${v}`)
       .join(',');

@@ -37,6 +37,7 @@ import {
 import { aggregateWorkloadStatus } from '../../propagation/workload-aggregate.ts';
 import { sleep } from '../../runtime/backoff.ts';
 import { EventRecorder } from '../../runtime/events.ts';
+import { ReportedFailure } from '../../runtime/failure-log.ts';
 import { Informer, objectKey, splitKey } from '../../runtime/informer/index.ts';
 import { type Logger, silentLogger } from '../../runtime/logger.ts';
 import { measuredReconcile, prometheusWorkQueueMetrics } from '../../runtime/metrics.ts';
@@ -316,7 +317,7 @@ export class SyncController {
         { name: targetName, namespace: targetNamespace, event: () => {} },
         (cluster) => this.#opts.pendingDeletions.owes(cluster, this.target, targetNamespace, targetName),
       );
-      return errors.length > 0 ? retry(new Error(errors.join('; '))) : ok();
+      return errors.length > 0 ? retry(new ReportedFailure(errors.join('; '))) : ok();
     }
     const fed = structuredClone(cached);
     if (this.#isNamespaces() && fed.metadata.namespace !== fed.metadata.name) {
@@ -500,7 +501,7 @@ export class SyncController {
     if (statusResult) return statusResult;
     for (const s of outcome.statuses.values()) {
       if (isRecoverable(s))
-        return retry(new Error(`member operations failed: ${describeStatuses(outcome.statuses)}`));
+        return retry(new ReportedFailure(`member operations failed: ${describeStatuses(outcome.statuses)}`));
     }
     return ok();
   }
@@ -608,7 +609,7 @@ export class SyncController {
     const recheckMs = Math.max(1000, Math.min(DELETION_RECHECK_MS, untilBound));
     if (outcome.errors.length > 0) {
       // A ready member refused: retried with backoff; the bound is for members that are gone, not for these.
-      return retry(new Error(`deleting from members failed: ${outcome.errors.join('; ')}`));
+      return retry(new ReportedFailure(`deleting from members failed: ${outcome.errors.join('; ')}`));
     }
     if (outcome.waiting.length > 0) {
       this.#log.info({ object: objectKey(fed), waiting: outcome.waiting }, 'deletion is waiting for members');

@@ -5,6 +5,7 @@ import type { RestConfig } from '../kubeconfig/index.ts';
 import { CredentialSource } from './auth.ts';
 import { ApiError, TransportError } from './errors.ts';
 import { type ResourceType, resourcePath, withQuery } from './paths.ts';
+import { joinServerUrl } from './server-url.ts';
 import type { KubeObject, ObjectList, WatchEvent } from './types.ts';
 
 export interface KubeClientOptions {
@@ -151,7 +152,8 @@ export class KubeClient {
       body = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
       headers['content-type'] = opts.contentType ?? 'application/json';
     }
-    const url = this.config.server + path;
+    // The server's path (a proxy's /k8s/clusters/<id>) prefixes every request, as in client-go.
+    const url = joinServerUrl(this.config.server, path);
     try {
       const res = await request(url, {
         method: method as Dispatcher.HttpMethod,
@@ -162,7 +164,7 @@ export class KubeClient {
       });
       return { statusCode: res.statusCode, headers: res.headers, body: res.body };
     } catch (e) {
-      throw new TransportError(method, url, e);
+      throw this.#tag(new TransportError(method, url, e));
     }
   }
 
@@ -170,7 +172,7 @@ export class KubeClient {
   async request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
     const res = await this.requestRaw(method, path, opts);
     if (res.statusCode < 200 || res.statusCode >= 300) {
-      throw ApiError.fromResponse(method, path, res.statusCode, res.body);
+      throw this.#tag(ApiError.fromResponse(method, path, res.statusCode, res.body));
     }
     return (res.body ? JSON.parse(res.body) : {}) as T;
   }
@@ -195,7 +197,7 @@ export class KubeClient {
         const { res, text } = await (async () => {
           const res = await this.#send(method, path, { ...opts, signal });
           const text = await res.body.text().catch((e: unknown) => {
-            throw new TransportError(method, this.config.server + path, e);
+            throw this.#tag(new TransportError(method, joinServerUrl(this.config.server, path), e));
           });
           return { res, text };
         })().finally(() => clearTimeout(timer));
@@ -357,7 +359,7 @@ export class KubeClient {
       const res = await this.#send('GET', fullPath, { signal });
       if (res.statusCode !== 200) {
         const text = await res.body.text().catch(() => '');
-        throw ApiError.fromResponse('GET', fullPath, res.statusCode, text);
+        throw this.#tag(ApiError.fromResponse('GET', fullPath, res.statusCode, text));
       }
       let buffered = '';
       for await (const chunk of res.body) {
@@ -371,13 +373,15 @@ export class KubeClient {
             const event = JSON.parse(line) as WatchEvent<T>;
             if (event.type === 'ERROR') {
               const status = event.object as unknown as { code?: number; reason?: string; message?: string };
-              throw new ApiError({
-                statusCode: status.code ?? 500,
-                reason: status.reason ?? '',
-                message: status.message ?? 'watch error',
-                method: 'WATCH',
-                path,
-              });
+              throw this.#tag(
+                new ApiError({
+                  statusCode: status.code ?? 500,
+                  reason: status.reason ?? '',
+                  message: status.message ?? 'watch error',
+                  method: 'WATCH',
+                  path,
+                }),
+              );
             }
             onEvent(event);
           }
@@ -388,10 +392,22 @@ export class KubeClient {
     } catch (e) {
       if (stall.signal.aborted) return 'stalled';
       if (opts.signal?.aborted) return 'aborted';
+      // The stream broke mid-way (the member went away: a socket or system error code): a transport
+      // failure like any other. Anything else (a handler's bug) goes up as it is.
+      const code = (e as { code?: unknown }).code;
+      if (typeof code === 'string' && (code.startsWith('UND_ERR_') || /^E[A-Z]+$/.test(code))) {
+        throw this.#tag(new TransportError('GET', joinServerUrl(this.config.server, fullPath), e));
+      }
       throw e;
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /** Names this client's cluster on an error, so that whoever logs it can say which member failed. */
+  #tag<E extends ApiError | TransportError>(e: E): E {
+    e.cluster = this.name;
+    return e;
   }
 
   /** Waits for this request's token: the bucket reserves it, so concurrent callers queue in order. */

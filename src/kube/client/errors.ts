@@ -6,6 +6,8 @@ export class ApiError extends Error {
   readonly method: string;
   readonly path: string;
   readonly retryAfterSeconds: number | undefined;
+  /** The name of the client (cluster) that got this answer, set by KubeClient; for logs. */
+  cluster: string | undefined;
 
   constructor(opts: {
     statusCode: number;
@@ -50,6 +52,8 @@ export class ApiError extends Error {
 export class TransportError extends Error {
   readonly method: string;
   readonly url: string;
+  /** The name of the client (cluster) whose request failed, set by KubeClient; for logs. */
+  cluster: string | undefined;
   constructor(method: string, url: string, cause: unknown) {
     super(`${method} ${url}: ${describeCause(cause)}`, { cause });
     this.name = 'TransportError';

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { dropUndefined } from '../../util/drop-undefined.ts';
+import { cleanPathPrefix } from '../client/server-url.ts';
 import { describeFsError, KubeconfigError } from './errors.ts';
 import type { AuthInfo, ExecConfig, MergedKubeconfig } from './types.ts';
 
@@ -160,7 +161,10 @@ export function restConfigFromParts(parts: RestConfigParts): RestConfig {
   });
 }
 
-/** Strips trailing slashes; a host without a scheme gets https when TLS is configured (client-go default). */
+/**
+ * A host without a scheme gets https when TLS is configured (client-go default). A path is kept as the prefix
+ * of every request, cleaned as client-go's path.Join cleans it (no trailing or duplicate slashes).
+ */
 export function normalizeServer(raw: string, tls: boolean, clusterName: string): string {
   let server = raw.trim();
   if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(server)) server = `${tls ? 'https' : 'http'}://${server}`;
@@ -176,7 +180,9 @@ export function normalizeServer(raw: string, tls: boolean, clusterName: string):
   if (url.search || url.hash) {
     throw invalid(`server "${raw}" of cluster "${clusterName}" must not have a query or fragment`);
   }
-  return server.replace(/\/+$/, '');
+  // Scheme and authority as written (so `join` records the server as the kubeconfig has it), path cleaned.
+  const origin = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(server)?.[0] ?? `${url.protocol}//${url.host}`;
+  return origin + cleanPathPrefix(url.pathname);
 }
 
 /** Decodes standard base64 strictly (whitespace allowed), so corrupt data fails here rather than in TLS. */

@@ -6,6 +6,7 @@ import {
   resourcePath,
 } from '../../kube/client/index.ts';
 import { Backoff, sleep } from '../backoff.ts';
+import { logFailure } from '../failure-log.ts';
 import { type Logger, silentLogger } from '../logger.ts';
 import { informerEvents } from '../metrics.ts';
 import { MapStore, objectKey, type Store } from './store.ts';
@@ -163,7 +164,12 @@ export class Informer<T extends KubeObject = KubeObject> {
         this.#lastError = e;
         informerEvents.inc({ cluster: this.#opts.client.name, resource: this.#resource, event: 'error' });
         const delay = backoff.next();
-        this.#log.debug({ err: (e as Error).message, retryInMs: delay }, 'list/watch failed; retrying');
+        logFailure(this.#log, 'list/watch failed; retrying', {
+          cluster: this.#opts.client.name,
+          clusterBound: true,
+          err: e,
+          fields: { retryInMs: delay },
+        });
         await sleep(delay, signal);
       }
     }
@@ -218,7 +224,11 @@ export class Informer<T extends KubeObject = KubeObject> {
         fn(h);
       } catch (e) {
         // A handler bug must not kill the watch loop for every other handler.
-        this.#log.error({ err: (e as Error).message }, 'event handler threw');
+        logFailure(this.#log, 'event handler threw', {
+          cluster: this.#opts.client.name,
+          clusterBound: true,
+          err: e,
+        });
       }
     }
   }

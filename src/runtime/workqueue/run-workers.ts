@@ -1,6 +1,7 @@
 // Worker loop: N concurrent consumers of a WorkQueue turning reconcile results into
 // queue actions, like controller-runtime's reconcileHandler.
 
+import { type FailureLogger, type FailureLogLimiter, logFailure } from '../failure-log.ts';
 import type { WorkQueue } from './workqueue.ts';
 
 export type ReconcileResult =
@@ -24,7 +25,9 @@ export function requeueAfter(ms: number): ReconcileResult {
 }
 
 export interface RunWorkersOptions {
-  logger?: { error(obj: object, msg: string): void };
+  logger?: FailureLogger;
+  /** Rate limit for the failure lines; the process-wide one by default. */
+  failureLimiter?: FailureLogLimiter;
 }
 
 /**
@@ -41,12 +44,10 @@ export async function runWorkers(
   if (!Number.isInteger(concurrency) || concurrency < 1) {
     throw new RangeError(`concurrency must be a positive integer, got ${concurrency}`);
   }
-  const logError = (obj: object, msg: string): void => {
-    try {
-      opts.logger?.error(obj, msg);
-    } catch {
-      // A broken logger must not take a worker down.
-    }
+  // An expected failure (a member or the host answering 5xx, 429, 409, nothing) is a rate-limited warning;
+  // only an unexpected exception is an error with its stack. logFailure never throws.
+  const logError = (err: unknown, fields: Record<string, unknown>, msg: string): void => {
+    if (opts.logger) logFailure(opts.logger, msg, { err, fields }, opts.failureLimiter);
   };
 
   // controller-runtime's max_concurrent_reconciles / active_workers, reported through the queue's hooks.
@@ -90,7 +91,7 @@ function handle(
   queue: WorkQueue,
   key: string,
   result: ReconcileResult | undefined,
-  logError: (obj: object, msg: string) => void,
+  logError: (err: unknown, fields: Record<string, unknown>, msg: string) => void,
 ): void {
   // Results come from untyped callers too; anything unrecognised is an error, not a silent success.
   switch (result?.kind) {
@@ -102,12 +103,13 @@ function handle(
       queue.addAfter(key, result.ms);
       return;
     case 'error':
-      logError({ err: result.error, key, queue: queue.name }, 'reconcile failed; requeuing with backoff');
+      logError(result.error, { key, queue: queue.name }, 'reconcile failed; requeuing with backoff');
       queue.addRateLimited(key);
       return;
     default:
       logError(
-        { err: new TypeError(`invalid reconcile result: ${JSON.stringify(result)}`), key, queue: queue.name },
+        new TypeError(`invalid reconcile result: ${JSON.stringify(result)}`),
+        { key, queue: queue.name },
         'reconcile returned an invalid result; requeuing with backoff',
       );
       queue.addRateLimited(key);

@@ -107,8 +107,9 @@ function apiEndpointErrors(path: string, value: unknown): FieldError[] {
   } catch (e) {
     if (!(e instanceof ClusterConfigError)) throw e;
     // The controllers' message names the endpoint; the field error already shows it as the value.
-    const prefix = `apiEndpoint ${JSON.stringify(value)} `;
-    const message = e.message.startsWith(prefix) ? e.message.slice(prefix.length) : e.message;
+    const named = `apiEndpoint ${JSON.stringify(value)}`;
+    const prefix = [`${named}: `, `${named} `].find((p) => e.message.startsWith(p)) ?? '';
+    const message = e.message.slice(prefix.length);
     return [invalid(path, value, message)];
   }
   return [];

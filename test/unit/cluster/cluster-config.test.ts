@@ -30,11 +30,27 @@ describe('apiEndpoint parsing (client-go DefaultServerURL, as KubeFed)', () => {
 
   test('malformed endpoints are rejected with the reason', () => {
     assert.throws(() => parseApiEndpoint(''), /empty/);
-    assert.throws(() => parseApiEndpoint('https://h/api'), /has a path/);
-    assert.throws(() => parseApiEndpoint('h/api'), /has a path/);
+    assert.throws(
+      () => parseApiEndpoint('h/api'),
+      /^ClusterConfigError: apiEndpoint "h\/api": host must be a URL or a host:port pair: "h\/api"$/,
+    );
+    assert.throws(() => parseApiEndpoint('10.0.0.1:6443/k8s/clusters/c1'), /host must be a URL/);
     assert.throws(() => parseApiEndpoint('ftp://h'), /want http or https/);
     assert.throws(() => parseApiEndpoint('https://h:99999'), ClusterConfigError);
-    assert.throws(() => parseApiEndpoint('https://h?x=1'), /query/);
+    assert.throws(() => parseApiEndpoint('https://'), /not a URL/);
+  });
+
+  test('a URL with a path keeps it as the prefix of every request, cleaned like client-go', () => {
+    const rancher = 'https://rancher.example.com/k8s/clusters/c-m-4x7vz';
+    assert.equal(parseApiEndpoint(rancher), rancher);
+    assert.equal(parseApiEndpoint(`${rancher}/`), rancher);
+    assert.equal(parseApiEndpoint(`${rancher}//`), rancher);
+    assert.equal(parseApiEndpoint('http://10.0.0.1:8080//a//b/'), 'http://10.0.0.1:8080/a/b');
+    assert.equal(parseApiEndpoint('https://h:6443/a/./b/../c'), 'https://h:6443/a/c');
+    assert.equal(parseApiEndpoint('https://[::1]:6443/p'), 'https://[::1]:6443/p');
+    // client-go's NewRESTClient clears the query and fragment of the host URL.
+    assert.equal(parseApiEndpoint(`${rancher}?x=1#frag`), rancher);
+    assert.equal(parseApiEndpoint('https://h?x=1'), 'https://h');
   });
 });
 
@@ -50,6 +66,11 @@ describe('member rest config from KubeFedCluster + Secret', () => {
     assert.equal(rc.insecureSkipTLSVerify, false);
     assert.equal(rc.skipServerNameCheck, true);
     assert.equal(rc.proxyUrl, 'socks5://p:1080');
+    const proxied = buildClusterRestConfig(
+      cluster({ apiEndpoint: 'https://r.example/k8s/clusters/c1/' }),
+      secret(),
+    );
+    assert.equal(proxied.server, 'https://r.example/k8s/clusters/c1');
     assert.equal(
       buildClusterRestConfig(cluster({ disabledTLSValidations: ['*'] }), secret()).insecureSkipTLSVerify,
       true,
@@ -80,8 +101,8 @@ describe('member rest config from KubeFedCluster + Secret', () => {
       /http, https or socks5/,
     );
     assert.throws(
-      () => buildClusterRestConfig(cluster({ apiEndpoint: 'https://h/x' }), secret()),
-      /has a path/,
+      () => buildClusterRestConfig(cluster({ apiEndpoint: 'h/x' }), secret()),
+      /host must be a URL or a host:port pair/,
     );
   });
 });

@@ -12,10 +12,12 @@ let server: Server;
 let base = '';
 let seen = 0;
 let throttleNext = 0;
+const urls: string[] = [];
 
 before(async () => {
-  server = createServer((_req, res) => {
+  server = createServer((req, res) => {
     seen++;
+    urls.push(req.url ?? '');
     res.setHeader('content-type', 'application/json');
     if (throttleNext > 0) {
       throttleNext--;
@@ -33,13 +35,13 @@ after(async () => {
   await new Promise((r) => server.close(r));
 });
 
-const client = (opts: KubeClientOptions) =>
+const client = (opts: KubeClientOptions, server = base) =>
   new KubeClient(
     {
       contextName: 'fake',
       clusterName: 'fake',
       userName: 'fake',
-      server: base,
+      server,
       insecureSkipTLSVerify: false,
     },
     opts,
@@ -74,4 +76,37 @@ test('429 is retried after Retry-After, and given up after maxThrottleRetries', 
   assert.equal(seen, 1);
   throttleNext = 0;
   await Promise.all([c.close(), impatient.close()]);
+});
+
+test('a server URL with a path prefixes every request, queries kept; errors name the client', async () => {
+  urls.length = 0;
+  const c = client({ qps: 0, name: 'rancher-c1', maxThrottleRetries: 0 }, `${base}/k8s/clusters/c-1`);
+  await c.request('GET', '/api/v1/namespaces/default');
+  await c.requestRaw('GET', '/healthz');
+  await c.list(
+    { group: 'apps', version: 'v1', plural: 'deployments', namespaced: true },
+    {
+      namespace: 'ns',
+      labelSelector: 'a=b',
+    },
+  );
+  assert.deepEqual(urls, [
+    '/k8s/clusters/c-1/api/v1/namespaces/default',
+    '/k8s/clusters/c-1/healthz',
+    '/k8s/clusters/c-1/apis/apps/v1/namespaces/ns/deployments?labelSelector=a%3Db',
+  ]);
+  throttleNext = 1;
+  await assert.rejects(c.request('GET', '/api/v1/namespaces/default'), {
+    statusCode: 429,
+    cluster: 'rancher-c1',
+  });
+  throttleNext = 0;
+  // Nothing listens on port 1: no answer at all.
+  const down = client({ qps: 0, name: 'down' }, 'http://127.0.0.1:1/k8s/clusters/c-2');
+  await assert.rejects(down.request('GET', '/version'), {
+    name: 'TransportError',
+    cluster: 'down',
+    url: 'http://127.0.0.1:1/k8s/clusters/c-2/version',
+  });
+  await Promise.all([c.close(), down.close()]);
 });

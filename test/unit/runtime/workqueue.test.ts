@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { setImmediate as flush, setTimeout as sleep } from 'node:timers/promises';
+import { FailureLogLimiter } from '../../../src/runtime/failure-log.ts';
 import type { ReconcileResult, WorkQueueMetrics } from '../../../src/runtime/workqueue/index.ts';
 import {
   ItemExponentialBackoff,
@@ -312,7 +313,14 @@ describe('runWorkers', () => {
         }
         return ok();
       },
-      { logger: { error: (obj, msg) => errors.push({ obj, msg }) } },
+      {
+        logger: {
+          error: (obj, msg) => errors.push({ obj, msg }),
+          warn: () => assert.fail('an unexpected exception is an error, not a warning'),
+          debug: () => {},
+        },
+        failureLimiter: new FailureLogLimiter({ burst: 10, windowMs: 60_000 }),
+      },
     );
     q.add('bad');
     await until(() => seen.includes('after'), 'the worker to process the next key');
@@ -321,6 +329,7 @@ describe('runWorkers', () => {
     assert.equal(q.numRequeues('bad'), 0, 'success forgets the key');
     assert.equal(errors.length, 3);
     assert.equal((errors[0]!.obj as { key?: string }).key, 'bad');
+    assert.match(((errors[0]!.obj as { err?: Error }).err?.stack ?? '').split('\n')[0] ?? '', /Error: boom/);
     q.shutDown();
     await workers;
   });

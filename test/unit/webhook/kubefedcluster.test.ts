@@ -28,6 +28,12 @@ describe('validateKubeFedCluster: spec', () => {
       '[::1]:6443',
       'https://api.example.com/',
       'HTTPS://example.com',
+      // A path after a scheme is a prefix (Rancher, other proxies); client-go drops a query.
+      'https://rancher.example.com/k8s/clusters/c-m-4x7vz',
+      'http://10.0.0.1:8080/path/to/endpoint/',
+      'https://[2001:db8:25a4:8d2::1]:65535/path/to/endpoint',
+      'https://example.com/p?x=1',
+      'example.com/',
     ]) {
       assert.deepEqual(validateKubeFedCluster(cluster({ apiEndpoint })), [], apiEndpoint);
     }
@@ -50,7 +56,7 @@ describe('validateKubeFedCluster: spec', () => {
     );
     assert.equal(
       messages(cluster({ apiEndpoint: '10.0.0.1/api' })),
-      'spec.apiEndpoint: Invalid value: "10.0.0.1/api": has a path: host must be a URL or a host:port pair',
+      'spec.apiEndpoint: Invalid value: "10.0.0.1/api": host must be a URL or a host:port pair: "10.0.0.1/api"',
     );
     assert.equal(
       messages(cluster({ apiEndpoint: 42 })),
