@@ -3,4 +3,5 @@ import { requireNode } from '../cmd/node-version.ts';
 
 requireNode();
 const { run } = await import('./program.ts');
-process.exit(await run(process.argv));
+const { invokedName } = await import('./argv.ts');
+process.exit(await run(process.argv, invokedName(process.argv[1])));

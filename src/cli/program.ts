@@ -20,6 +20,7 @@ import {
 } from '../kubefedctl/plan.ts';
 import { liveSource } from '../kubefedctl/plan-live.ts';
 import { unjoin } from '../kubefedctl/unjoin.ts';
+import { flagShapes, normalizeArgs } from './argv.ts';
 
 export const VERSION = 'v0.1.0';
 
@@ -127,9 +128,15 @@ const collectList = (value: string, previous: string[]): string[] => [
     .filter(Boolean),
 ];
 
-export function buildProgram(): Command {
-  const program = new Command('kubefedctl')
+/** `name`: how the user called it, `kubefedctl` or, as a kubectl plugin, `kubectl kubefed`. */
+export function buildProgram(name = 'kubefedctl'): Command {
+  const program = new Command(name)
     .description('kubefedctl controls a kubefed-ts (KubeFed-compatible) federation control plane.')
+    .addHelpText(
+      'after',
+      "\nklog's flags are accepted before or after the command: -v/--v=N, --logtostderr, --log-dir, ... " +
+        '(see docs/kubefedctl.md)',
+    )
     .showHelpAfterError()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
 
@@ -497,12 +504,21 @@ export function buildProgram(): Command {
   return program;
 }
 
-/** Runs kubefedctl; every failure becomes one `Error: ...` line on stderr and exit code 1. */
-export async function run(argv: string[]): Promise<number> {
-  const program = buildProgram();
+/**
+ * Runs kubefedctl (argv as process.argv: node, script, arguments); every failure becomes one `Error: ...`
+ * line on stderr and exit code 1. `name`: see buildProgram.
+ */
+export async function run(argv: string[], name?: string): Promise<number> {
+  const program = buildProgram(name);
   program.exitOverride();
+  // kubectl-style flags (`-n=ns`, klog's flags anywhere) first, as pflag would read them.
+  const normalized = normalizeArgs(argv.slice(2), flagShapes(program));
+  if (!normalized.ok) {
+    process.stderr.write(`Error: ${normalized.error}\n`);
+    return 1;
+  }
   try {
-    await program.parseAsync(argv);
+    await program.parseAsync([...argv.slice(0, 2), ...normalized.value.args]);
     return 0;
   } catch (e) {
     const code = (e as { code?: string }).code;

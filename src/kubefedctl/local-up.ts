@@ -5,7 +5,7 @@ import type { KubeFedCluster } from '../api/core/v1beta1/index.ts';
 import { isClusterReady, KubeFedClusterType } from '../api/core/v1beta1/index.ts';
 import { installControlPlane } from '../install/control-plane.ts';
 import type { KubeObject } from '../kube/client/index.ts';
-import { REPO_ROOT } from '../paths.ts';
+import { entryPointScript, REPO_ROOT } from '../paths.ts';
 import { registerAdmissionWebhooks, startAdmissionWebhook } from '../testing/admission-webhook-process.ts';
 import { binary, binDir } from '../testing/binaries.ts';
 import { startKubefedControllerManager } from '../testing/controller-manager-process.ts';
@@ -19,6 +19,24 @@ import { join as joinCluster } from './join.ts';
 export const DEFAULT_LOCAL_DIR = '.local-federation';
 /** What local-up propagates unless told otherwise: KubeFed's example/sample1. */
 export const DEFAULT_SAMPLE = join(REPO_ROOT, 'config/samples/local-up.yaml');
+
+/**
+ * local-up runs the controller manager and webhook scripts and reads the CRDs and the sample: a clone and the
+ * npm package have them, the single executable (src/build/sea.ts) does not.
+ */
+function requireLocalUpFiles(): void {
+  const needed = [
+    entryPointScript('controller-manager'),
+    entryPointScript('webhook'),
+    join(REPO_ROOT, 'config', 'crds'),
+    join(REPO_ROOT, 'hack', 'install-k8s-binaries.sh'),
+  ];
+  const missing = needed.find((f) => !existsSync(f));
+  if (missing)
+    throw new CommandError(
+      `local-up needs kubefed-ts's files (${missing} is missing): run it from the npm package or a clone, not the single executable`,
+    );
+}
 
 export interface LocalUpOptions {
   dir: string;
@@ -44,6 +62,7 @@ export interface LocalUpOptions {
 export async function localUp(opts: LocalUpOptions): Promise<{ kubeconfig: string }> {
   const dir = resolve(opts.dir);
   const pidFile = join(dir, 'pids');
+  requireLocalUpFiles();
   const sampleFile = opts.sample ?? DEFAULT_SAMPLE;
   // Read before anything starts, so a bad sample leaves nothing behind.
   const sample = sampleFile ? readSample(sampleFile) : [];

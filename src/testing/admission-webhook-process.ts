@@ -7,7 +7,7 @@ import {
   type KubeObject,
   type ResourceType,
 } from '../kube/client/index.ts';
-import { REPO_ROOT } from '../paths.ts';
+import { entryPointScript } from '../paths.ts';
 import { webhookConfigurations } from '../webhook/index.ts';
 import { CA_CERT_FILE } from '../webhook/main.ts';
 import { freePort, waitFor } from './ports.ts';
@@ -59,20 +59,24 @@ function readyz(port: number, ca: string): Promise<boolean> {
 export async function startAdmissionWebhook(opts: {
   dir: string;
   logFile: string;
+  /** The command to run instead of this clone's entry point on this Node, e.g. an installed package's bin. */
+  command?: string;
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
 }): Promise<AdmissionWebhookProcess> {
   const port = await freePort();
   const certDir = join(opts.dir, 'serving-cert');
   const proc = ManagedProcess.start(
     'kubefed-admission-webhook',
-    process.execPath,
+    opts.command ?? process.execPath,
     [
-      join(REPO_ROOT, 'src/cmd/webhook.ts'),
+      ...(opts.command ? [] : [entryPointScript('webhook')]),
       `--secure-port=${port}`,
       '--bind-address=127.0.0.1',
       `--cert-dir=${certDir}`,
       '--generate-self-signed-certs',
     ],
-    { logFile: opts.logFile },
+    { logFile: opts.logFile, env: opts.env && { ...process.env, ...opts.env }, cwd: opts.cwd },
   );
   let caCert = '';
   await waitFor(

@@ -1,5 +1,4 @@
-import { join } from 'node:path';
-import { REPO_ROOT } from '../paths.ts';
+import { entryPointScript } from '../paths.ts';
 import { freePort, waitFor } from './ports.ts';
 import { ManagedProcess } from './process.ts';
 
@@ -20,13 +19,16 @@ export async function startKubefedControllerManager(opts: {
   args?: string[];
   env?: NodeJS.ProcessEnv;
   waitReady?: boolean;
+  /** The command to run instead of this clone's entry point on this Node, e.g. an installed package's bin. */
+  command?: string;
+  cwd?: string;
 }): Promise<ControllerManagerProcess> {
   const [hp, mp] = [await freePort(), await freePort()];
   const proc = ManagedProcess.start(
     opts.name ?? 'kubefed-controller-manager',
-    process.execPath,
+    opts.command ?? process.execPath,
     [
-      join(REPO_ROOT, 'src/cmd/controller-manager.ts'),
+      ...(opts.command ? [] : [entryPointScript('controller-manager')]),
       `--kubeconfig=${opts.kubeconfig}`,
       `--context=${opts.context}`,
       `--kubefed-namespace=${opts.namespace}`,
@@ -34,7 +36,7 @@ export async function startKubefedControllerManager(opts: {
       `--metrics-addr=127.0.0.1:${mp}`,
       ...(opts.args ?? []),
     ],
-    { logFile: opts.logFile, env: { ...process.env, ...opts.env } },
+    { logFile: opts.logFile, env: { ...process.env, ...opts.env }, cwd: opts.cwd },
   );
   const healthUrl = `http://127.0.0.1:${hp}`;
   if (opts.waitReady !== false) {
