@@ -13,7 +13,7 @@ const RSP = 'replicaschedulingpreferences.scheduling.kubefed.io';
 /** KubeFed v0.10's RSP CRD differs from kubefed-ts's in having no status subresource and no status schema. */
 function kubefedRsp(): CrdLike {
   const c = ours(RSP);
-  const v = c.spec.versions[0] as Record<string, unknown>;
+  const v = c.spec.versions[0] as unknown as Record<string, unknown>;
   delete v.subresources;
   const schema = v.schema as { openAPIV3Schema: { properties: Record<string, unknown> } };
   delete schema.openAPIV3Schema.properties.status;
