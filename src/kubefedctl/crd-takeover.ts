@@ -44,6 +44,8 @@ function sameJson(a: unknown, b: unknown): boolean {
 /** Whether `desired`'s fields are all present and equal in `existing` (server defaults ignored). */
 function covers(existing: unknown, desired: unknown): boolean {
   if (typeof desired !== 'object' || desired === null) return sameJson(existing, desired);
+  // The API server stores an empty map or list as absent (omitempty), e.g. `properties: {}`.
+  if (existing === undefined && Object.keys(desired).length === 0) return true;
   if (typeof existing !== 'object' || existing === null) return false;
   if (Array.isArray(desired))
     return (

@@ -28,6 +28,16 @@ describe('planCrdTakeover', () => {
   test('an installed CRD equal to ours (server defaults aside) is left alone', () => {
     const installed = ours(RSP);
     (installed.spec as Record<string, unknown>).conversion = { strategy: 'None' };
+    // Stored without the empty maps it was written with (omitempty).
+    const pv = ours('propagatedversions.core.kubefed.io');
+    const spec = (
+      pv.spec.versions[0] as unknown as {
+        schema: { openAPIV3Schema: { properties: { spec: Record<string, unknown> } } };
+      }
+    ).schema.openAPIV3Schema.properties.spec;
+    assert.deepEqual(spec.properties, {});
+    delete spec.properties;
+    assert.equal(planCrdTakeover(pv, ours('propagatedversions.core.kubefed.io')).action, 'unchanged');
     installed.status = { storedVersions: ['v1alpha1'] };
     assert.deepEqual(planCrdTakeover(installed, ours(RSP)), { action: 'unchanged', name: RSP });
   });
