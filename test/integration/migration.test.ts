@@ -1,25 +1,26 @@
 // Migration in place from a running KubeFed v0.10.0 (docs/migrating-from-kubefed.md), with KubeFed's own
 // controller-manager built from its Go module (hack/install-kubefed.sh) and its chart's CRDs and FTCs.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { kubefedGo, type RunningController } from '../../bench/systems.ts';
 import {
-  API_VERSION,
   FederatedTypeConfigType,
-  KUBEFED_CONFIG_KIND,
   KubeFedClusterType,
   KubeFedConfigType,
 } from '../../src/api/core/v1beta1/index.ts';
 import { ReplicaSchedulingPreferenceType } from '../../src/api/scheduling/v1alpha1/index.ts';
-import { defaultKubeFedConfigSpec } from '../../src/config/index.ts';
 import {
   CoreTypes,
   type KubeClient,
   type KubeObject,
   type ResourceType,
 } from '../../src/kube/client/index.ts';
+import { REPO_ROOT } from '../../src/paths.ts';
+import { helmBinary, kubefedDir } from '../../src/testing/binaries.ts';
 import {
   type ControllerManagerProcess,
   startKubefedControllerManager,
@@ -36,7 +37,7 @@ import {
   propagation,
   T,
 } from './federation-helpers.ts';
-import { FAST_CONFIG, kubefedctl, NS, waitForCluster } from './helpers.ts';
+import { type CliResult, kubefedctl, NS, waitForCluster } from './helpers.ts';
 import { WriteLog } from './write-log.ts';
 
 const NSX = 'migration';
@@ -44,6 +45,13 @@ const MEMBERS = ['cluster1', 'cluster2'];
 const LEASE_MS = 4000;
 /** Longer than kubefed-ts's full resync after it starts (availableDelay) plus the members' event delay. */
 const SETTLE_MS = 10_000;
+const VALIDATING_WEBHOOKS: ResourceType = {
+  group: 'admissionregistration.k8s.io',
+  version: 'v1',
+  plural: 'validatingwebhookconfigurations',
+  namespaced: false,
+};
+const MUTATING_WEBHOOKS: ResourceType = { ...VALIDATING_WEBHOOKS, plural: 'mutatingwebhookconfigurations' };
 const RSP_CRD = 'replicaschedulingpreferences.scheduling.kubefed.io';
 const PV: ResourceType = {
   group: 'core.kubefed.io',
@@ -100,6 +108,29 @@ const rsp = {
   },
 };
 
+type KubeFedConfigObject = KubeObject & { spec?: { leaderElect?: { resourceLock?: string } } };
+
+const helmHome = mkdtempSync(join(tmpdir(), 'kubefed-ts-migration-helm-'));
+function helm(args: string[]): Promise<CliResult> {
+  return new Promise((resolve) => {
+    execFile(
+      helmBinary(),
+      args,
+      {
+        env: {
+          ...process.env,
+          HELM_CACHE_HOME: join(helmHome, 'cache'),
+          HELM_CONFIG_HOME: join(helmHome, 'config'),
+          HELM_DATA_HOME: join(helmHome, 'data'),
+        },
+        timeout: 120_000,
+      },
+      (err, stdout, stderr) =>
+        resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
 describe('migration in place from a running KubeFed v0.10.0', () => {
   let fed: Federation;
   let host: KubeClient;
@@ -144,10 +175,16 @@ describe('migration in place from a running KubeFed v0.10.0', () => {
       ['pv', PV, NSX],
       ['ftc', FederatedTypeConfigType, NS],
       ['kubefedcluster', KubeFedClusterType, NS],
-      ['secret', CoreTypes.secrets, NS],
       ['kubefedconfig', KubeFedConfigType, NS],
     ] as const)
       add(what, (await host.list(type, { namespace: ns })).items, false);
+    // The member credentials (Helm's release Secrets come and go with each revision).
+    const secrets = (await host.list(CoreTypes.secrets, { namespace: NS })).items;
+    add(
+      'secret',
+      secrets.filter((x) => !x.metadata.name?.startsWith('sh.helm.release.')),
+      false,
+    );
     // Member copies: untouched, so the same resourceVersion too.
     for (const m of MEMBERS) {
       const c = members[m] as KubeClient;
@@ -168,21 +205,56 @@ describe('migration in place from a running KubeFed v0.10.0', () => {
         : [];
     });
 
+  /** Values both charts share (KubeFed's names), for fast timings; KubeFed's chart's lock stays a ConfigMap. */
+  const helmCommon = () => [
+    '--kubeconfig',
+    fed.kubeconfigPath,
+    '--kube-context',
+    'host',
+    '--namespace',
+    NS,
+    '--set',
+    [
+      'controllermanager.clusterHealthCheckPeriod=1s',
+      'controllermanager.clusterHealthCheckTimeout=1s',
+      'controllermanager.leaderElectLeaseDuration=4s',
+      'controllermanager.leaderElectRenewDeadline=3s',
+      'controllermanager.leaderElectRetryPeriod=1s',
+    ].join(','),
+  ];
+  /**
+   * The harness runs no pods, so no webhook serves the charts' webhook configurations (which fail closed): they
+   * go (the guide deletes KubeFed's before the upgrade anyway), and the controller managers run as processes
+   * instead of the charts' Deployments.
+   */
+  const dropWebhookConfigurations = async () => {
+    for (const [type, name] of [
+      [VALIDATING_WEBHOOKS, 'validations.core.kubefed.io'],
+      [MUTATING_WEBHOOKS, 'mutation.core.kubefed.io'],
+    ] as const)
+      await host.delete(type, name);
+  };
+
   before(async () => {
     fed = await startFederation({ members: MEMBERS });
     host = fed.host.client();
     for (const m of fed.members) members[m.name] = m.client();
-    // KubeFed's chart CRDs and FTCs, a KubeFedConfig KubeFed accepts (its lock is a ConfigMap), fast timings.
-    await kubefedGo.install(host);
-    await host.create(KubeFedConfigType, {
-      apiVersion: API_VERSION,
-      kind: KUBEFED_CONFIG_KIND,
-      metadata: { name: 'kubefed', namespace: NS },
-      spec: defaultKubeFedConfigSpec(
-        { ...FAST_CONFIG, leaderElect: { ...FAST_CONFIG.leaderElect, resourceLock: 'configmaps' } },
-        'Cluster',
-      ),
-    } as KubeObject);
+    // KubeFed installed as its users do: `helm install` of its own chart (its CRDs, FTCs, KubeFedConfig with a
+    // ConfigMap lock), fast timings. No hooks: its post-install Job needs a kubelet, like its pods.
+    const install = await helm([
+      'install',
+      'kubefed',
+      join(kubefedDir(), 'chart'),
+      '--create-namespace',
+      '--no-hooks',
+      ...helmCommon(),
+    ]);
+    assert.equal(install.code, 0, install.stderr);
+    await dropWebhookConfigurations();
+    assert.equal(
+      (await host.get<KubeFedConfigObject>(KubeFedConfigType, 'kubefed', NS)).spec?.leaderElect?.resourceLock,
+      'configmaps',
+    );
     kubefed = await kubefedGo.start({ kubeconfig: fed.kubeconfigPath, dir: fed.dir, args: [] });
     for (const m of MEMBERS) {
       const r = await kubefedctl([
@@ -217,6 +289,7 @@ describe('migration in place from a running KubeFed v0.10.0', () => {
     await ours?.process.stop();
     await kubefed?.stop();
     await fed?.stop();
+    rmSync(helmHome, { recursive: true, force: true });
   });
 
   test('KubeFed propagates the federated objects, overrides and RSP replicas', async () => {
@@ -318,13 +391,19 @@ describe('migration in place from a running KubeFed v0.10.0', () => {
     assert.equal(again.code, 0, again.stderr);
     assert.doesNotMatch(again.stdout, / (replaced|created)/);
 
-    // Step 4: start kubefed-ts's controller manager; it adopts everything as KubeFed left it. The stopped
+    // Step 4: helm upgrade of KubeFed's release to kubefed-ts's chart, then its controller manager (the
+    // harness runs it as a process, as it ran KubeFed's); it adopts everything as KubeFed left it. The stopped
     // KubeFed's lock is still there, expired: it must not block.
     const stale = await host.get(CoreTypes.configMaps, 'kubefed-controller-manager', NS);
     assert.match(
       stale.metadata.annotations?.['control-plane.alpha.kubernetes.io/leader'] ?? '',
       /"holderIdentity":"[^"]/,
     );
+    const upgrade = await helm(['upgrade', 'kubefed', join(REPO_ROOT, 'charts/kubefed-ts'), ...helmCommon()]);
+    assert.equal(upgrade.code, 0, upgrade.stderr);
+    await dropWebhookConfigurations();
+    const deploy = await host.get<Deploy>(T.deployments, 'kubefed-controller-manager', NS);
+    assert.match(JSON.stringify(deploy.spec.template.spec), /src\/cmd\/controller-manager\.ts/);
     ours = await startOurs('kubefed-ts');
     const rspObj = await eventually(
       'RSP status written by kubefed-ts',
@@ -382,7 +461,16 @@ describe('migration in place from a running KubeFed v0.10.0', () => {
     );
   });
 
-  test('KubeFed started again beside kubefed-ts: kubefed-ts stops with the message', async () => {
+  test("rollback: helm rollback to KubeFed's release, KubeFed beside kubefed-ts stops it, and propagates on kubefed-ts's CRDs", async () => {
+    // KubeFed refuses kubefed-ts's KubeFedConfig (its resourceLock is `leases`): the rollback brings its own back.
+    const rollback = await helm(['rollback', 'kubefed', '1', '--no-hooks', ...helmCommon().slice(0, 6)]);
+    assert.equal(rollback.code, 0, rollback.stderr);
+    await dropWebhookConfigurations();
+    assert.equal(
+      (await host.get<KubeFedConfigObject>(KubeFedConfigType, 'kubefed', NS)).spec?.leaderElect?.resourceLock,
+      'configmaps',
+    );
+    // Started beside a running kubefed-ts (the guide says to stop kubefed-ts first): kubefed-ts stops.
     kubefed = await kubefedGo.start({ kubeconfig: fed.kubeconfigPath, dir: fed.dir, args: [] });
     const code = await Promise.race([
       ours?.process.exited,
@@ -391,9 +479,7 @@ describe('migration in place from a running KubeFed v0.10.0', () => {
     assert.equal(code, 1);
     assert.match(readFileSync(ours?.logFile ?? '', 'utf8'), /Error: KubeFed's controller manager is running/);
     ours = undefined;
-  });
 
-  test("rollback: KubeFed propagates again, on kubefed-ts's CRDs", async () => {
     const obj = await host.get<KubeObject & { spec: { template: { data: Record<string, string> } } }>(
       T.fcm,
       'settings',
@@ -414,5 +500,8 @@ describe('migration in place from a running KubeFed v0.10.0', () => {
     );
     assert.deepEqual(one?.data, { a: '3', b: 'one' });
     assert.deepEqual(two?.data, { a: '3', b: 'base' });
+    assert.ok(
+      kubefed?.pid && (await host.get<Crd>(CoreTypes.crds, RSP_CRD)).spec.versions[0]?.subresources?.status,
+    );
   });
 });
