@@ -5,7 +5,7 @@
 // they are, and kubefed-ts takes them over when its controller manager starts.
 import { FederatedTypeConfigType } from '../api/core/v1beta1/index.ts';
 import { judgeKubeFedLock, kubefedRunningMessage } from '../controller-manager/kubefed-lock.ts';
-import { readKubeFedLocks } from '../controller-manager/kubefed-lock-check.ts';
+import { firstLiveLock, readKubeFedLocks } from '../controller-manager/kubefed-lock-check.ts';
 import { type FederatedTypeConfigObject, groupQualifiedName } from '../federation-types/index.ts';
 import { loadCrds } from '../install/control-plane.ts';
 import {
@@ -150,7 +150,15 @@ export async function migrateFromKubeFed(o: MigrateOptions): Promise<MigrateResu
       throw new CommandError(`KubeFed system namespace "${o.namespace}" does not exist; nothing to migrate`);
     throw e;
   }
-  await waitUntilKubeFedStopped(o);
+  if (o.dryRun) {
+    // A look, no wait: the plan is worth seeing before KubeFed is stopped.
+    const { locks, unreadable } = await readKubeFedLocks(o.host, o.namespace);
+    for (const u of unreadable) o.warn(`cannot read KubeFed's leader lock (${u.kind}): ${u.reason}`);
+    const live = firstLiveLock(locks, Date.now());
+    if (live) o.warn(`${kubefedRunningMessage(live.lock, live.verdict)} (a real run refuses until then)`);
+  } else {
+    await waitUntilKubeFedStopped(o);
+  }
 
   // Every check before the first write: one refused CRD and nothing is replaced.
   const desired = await desiredCrds(o);

@@ -341,6 +341,15 @@ describe('migration in place from a running KubeFed v0.10.0', () => {
     // It never led: no Lease of ours.
     assert.equal(await getOrUndefined(host, CoreTypes.leases, 'kubefed-controller-manager', NS), undefined);
 
+    // --dry-run shows the plan anyway, with the warning.
+    const dry = await migrate('--dry-run');
+    assert.equal(dry.code, 0, dry.stderr);
+    assert.match(
+      dry.stderr,
+      /^Warning: KubeFed's controller manager is running: .*\(a real run refuses until then\)$/m,
+    );
+    assert.match(dry.stdout, new RegExp(`${RSP_CRD} replaced .*\\(dry run\\)`));
+
     const r = await migrate();
     assert.equal(r.code, 1, r.stdout);
     assert.match(r.stderr, /^Error: KubeFed's controller manager is running: .*holder "/m);
