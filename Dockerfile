@@ -3,6 +3,7 @@
 # sources by Node.js 24 (type stripping; no build step). One image for both Deployments of the Helm chart
 # (charts/kubefed-ts):
 #   node /app/src/cmd/controller-manager.ts    node /app/src/cmd/webhook.ts    node /app/src/cli/kubefedctl.ts
+# and, under KubeFed's names, /hyperfed/controller-manager, /hyperfed/webhook, /hyperfed/kubefedctl (on PATH).
 #
 #   docker build -t ghcr.io/kubefed-ts/kubefed-ts:0.1.0 .
 #
@@ -27,8 +28,12 @@ LABEL org.opencontainers.image.title="kubefed-ts" \
 # nothing is written at run time. HOME points at /tmp (an emptyDir in the chart) so that nothing looks
 # for a writable home elsewhere.
 COPY --from=build /app /app
+# KubeFed's paths too: its chart and tooling exec /hyperfed/controller-manager (and webhook, kubefedctl),
+# and its e2e framework execs `controller-manager` from PATH.
+RUN ln -s /app/hyperfed /hyperfed
 ENV NODE_ENV=production \
-    HOME=/tmp
+    HOME=/tmp \
+    PATH=/hyperfed:$PATH
 WORKDIR /app
 # The numeric uid/gid the chart's securityContext also sets (runAsNonRoot needs a number to verify).
 USER 65532:65532

@@ -7,6 +7,7 @@
 #   crds.yaml                          its core CRDs (charts/kubefed/charts/controllermanager/crds/crds.yaml)
 #   federated-crds.yaml                the ten Federated* CRDs (charts/kubefed/crds/crds.yaml)
 #   federatedtypeconfig.yaml           the chart's FTCs for those types (charts/kubefed/templates/, plain YAML)
+#   chart/                             KubeFed's Helm chart (charts/kubefed, with its controllermanager subchart)
 # and prints that directory on its last stdout line.
 # Idempotent: a stamped binary is never rebuilt.
 #
@@ -65,7 +66,7 @@ GO
   log "kubefed controller-manager $KUBEFED_VERSION built in $(($(now) - step))s"
 fi
 
-if [[ "$(cat "$BIN/.manifests.version" 2>/dev/null)" != "$KUBEFED_VERSION" ]]; then
+if [[ "$(cat "$BIN/.manifests.version" 2>/dev/null)" != "$KUBEFED_VERSION" || ! -f "$BIN/chart/Chart.yaml" ]]; then
   mkdir -p "$src" && cd "$src"
   [[ -f go.mod ]] || go mod init kubefed-ts.local/kubefed >/dev/null 2>&1
   dir=$(moddir)
@@ -75,6 +76,8 @@ if [[ "$(cat "$BIN/.manifests.version" 2>/dev/null)" != "$KUBEFED_VERSION" ]]; t
   install -m 0644 "$chart/charts/controllermanager/crds/crds.yaml" "$BIN/crds.yaml"
   install -m 0644 "$chart/crds/crds.yaml" "$BIN/federated-crds.yaml"
   install -m 0644 "$chart/templates/federatedtypeconfig.yaml" "$BIN/federatedtypeconfig.yaml"
+  # The whole chart, for `helm install` of KubeFed itself (test/integration/migration.test.ts).
+  rm -rf "$BIN/chart" && cp -R "$chart" "$BIN/chart" && chmod -R u+w "$BIN/chart"
   echo "$KUBEFED_VERSION" >"$BIN/.manifests.version"
   log "KubeFed $KUBEFED_VERSION CRDs and FTCs copied to $BIN"
 fi

@@ -4,7 +4,7 @@
 # container and starts the result, so what the image holds is tested without Docker.
 #
 # Usage: build-app.sh <outdir>      (<outdir> must not exist, or be an empty directory)
-# Result: <outdir>/{package.json,package-lock.json,src/,config/,node_modules/} with production
+# Result: <outdir>/{package.json,package-lock.json,src/,config/,node_modules/,hyperfed/} with production
 #         dependencies only. No Node.js: the image's base provides it (the `node` devDependency, which
 #         installs a Node binary into node_modules for development, is left out with the other dev ones).
 #
@@ -28,6 +28,21 @@ out="$(cd "$out" && pwd)" # absolute: the script changes directory below
 # Only what runs: sources (TypeScript, run by Node's type stripping, so there is no build step), the
 # generated CRDs (kubefedctl enable/local-up read them), and the manifests npm needs.
 cp -R "$ROOT/src" "$ROOT/config" "$ROOT/package.json" "$ROOT/package-lock.json" "$out/"
+
+# KubeFed's image layout (images/kubefed/Dockerfile: /hyperfed/{controller-manager,kubefedctl,webhook}, the
+# names its chart and its e2e framework exec): one launcher per name, each running our entry point on the
+# image's node. They find the tree through their own resolved path, so /hyperfed can be a symlink to it.
+mkdir "$out/hyperfed"
+for entry in controller-manager:src/cmd/controller-manager.ts webhook:src/cmd/webhook.ts kubefedctl:src/cli/kubefedctl.ts; do
+  name="${entry%%:*}"
+  cat >"$out/hyperfed/$name" <<SH
+#!/bin/sh
+# KubeFed's /hyperfed/$name, as kubefed-ts: node <app>/${entry#*:}
+app="\$(cd "\$(dirname "\$(readlink -f "\$0")")/.." && pwd)"
+exec node "\$app/${entry#*:}" "\$@"
+SH
+  chmod 0755 "$out/hyperfed/$name"
+done
 
 cd "$out"
 # --ignore-scripts: no production dependency has an install script (only the dev-only `node` package does),

@@ -10,6 +10,7 @@ import { CommandError } from '../kubefedctl/errors.ts';
 import { federate, validateFederateArgs } from '../kubefedctl/federate.ts';
 import { join } from '../kubefedctl/join.ts';
 import { DEFAULT_LOCAL_DIR, DEFAULT_SAMPLE, localDown, localUp } from '../kubefedctl/local-up.ts';
+import { migrateFromKubeFed } from '../kubefedctl/migrate-from-kubefed.ts';
 import { type OrphaningAction, orphaningDeletion } from '../kubefedctl/orphaning-deletion.ts';
 import {
   offlineSource,
@@ -486,6 +487,16 @@ export function buildProgram(name = 'kubefedctl'): Command {
       await localDown({ dir: o.dir, out });
     });
 
+  const migrateCmd = new Command('migrate-from-kubefed').description(
+    "Takes over a KubeFed v0.10 control plane in place: refuses while KubeFed's controller manager runs, " +
+      "then replaces KubeFed's CRDs with kubefed-ts's, keeping every object (docs/migrating-from-kubefed.md)",
+  );
+  withGlobalFlags(migrateCmd).action(async (o: GlobalFlags) => {
+    await withHost(o, (host) =>
+      migrateFromKubeFed({ host, namespace: o.kubefedNamespace, dryRun: o.dryRun, out, warn }),
+    );
+  });
+
   const versionCmd = new Command('version').description('Print the version').action(() => {
     out(`kubefedctl version: ${VERSION} (kubefed-ts, KubeFed v0.10 compatible)`);
   });
@@ -498,6 +509,7 @@ export function buildProgram(name = 'kubefedctl'): Command {
     .addCommand(federateCmd)
     .addCommand(orphaningCmd)
     .addCommand(planCmd)
+    .addCommand(migrateCmd)
     .addCommand(localUpCmd)
     .addCommand(localDownCmd)
     .addCommand(versionCmd);

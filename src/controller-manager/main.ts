@@ -21,6 +21,12 @@ import { createLogger, type Logger } from '../runtime/logger.ts';
 import { Manager, signalsHandler } from '../runtime/manager.ts';
 import { controllerSet } from './controller-set.ts';
 import { FatalConfigError, loadKubeFedConfig } from './kubefed-config.ts';
+import { kubefedGuard } from './kubefed-lock-check.ts';
+import {
+  logKubeFedLine,
+  STARTING_CLUSTER_CONTROLLER,
+  usingValidKubeFedConfig,
+} from './kubefed-startup-log.ts';
 
 export const COMPONENT = 'kubefed-controller-manager';
 export const LEADER_LOCK_NAME = 'kubefed-controller-manager';
@@ -171,6 +177,17 @@ async function run(o: Options, log: Logger): Promise<number> {
     { namespace, scope: config.scope, clusterHealthCheck: config.clusterHealthCheck },
     'loaded KubeFedConfig',
   );
+  const { metadata } = loaded.object;
+  logKubeFedLine(usingValidKubeFedConfig(metadata?.namespace, metadata?.name ?? 'kubefed'), 'main.ts:1');
+  // Never beside a live KubeFed controller manager (its ConfigMap/Endpoints lock, not our Lease).
+  const kubefed = kubefedGuard({
+    host,
+    namespace,
+    periodMs: config.leaderElect.leaseDurationMs,
+    log,
+    signal,
+  });
+  await kubefed.check();
 
   const identity = `${hostname()}_${randomUUID()}`;
   const manager = new Manager({
@@ -194,6 +211,12 @@ async function run(o: Options, log: Logger): Promise<number> {
     health: config.clusterHealthCheck,
     events,
     logger: log,
+  });
+  manager.add(kubefed.runnable);
+  manager.add({
+    name: 'kubefed-startup-line',
+    leaderOnly: true,
+    run: async () => logKubeFedLine(STARTING_CLUSTER_CONTROLLER, 'main.ts:1'),
   });
   manager.add(health);
   const ftcController = new FederatedTypeConfigController({
@@ -234,8 +257,13 @@ async function run(o: Options, log: Logger): Promise<number> {
       'informer caches not synced',
   );
 
-  const exit = await manager.run(signal);
+  const exit = await manager.run(kubefed.signal);
   await host.close();
+  if (kubefed.detected) {
+    log.fatal(kubefed.detected);
+    process.stderr.write(`Error: ${kubefed.detected}\n`);
+    return 1;
+  }
   if (exit === 'leadership-lost') {
     // As KubeFed does: exit so that the supervisor restarts us as a fresh candidate.
     log.error('lost lease; exiting');

@@ -2,13 +2,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { installControlPlane } from '../../src/install/control-plane.ts';
-import {
-  CoreTypes,
-  type KubeClient,
-  type KubeObject,
-  type ResourceType,
-  resourcePath,
-} from '../../src/kube/client/index.ts';
+import { CoreTypes, type KubeClient, type KubeObject, resourcePath } from '../../src/kube/client/index.ts';
 import {
   type ControllerManagerProcess,
   startKubefedControllerManager,
@@ -26,6 +20,7 @@ import {
   T,
 } from './federation-helpers.ts';
 import { FAST_CONFIG, kubefedctl, NS, prepareHost, waitForCluster } from './helpers.ts';
+import { WriteLog } from './write-log.ts';
 
 const NAMESPACE = 'ha-test';
 const NAMES = ['ha-0', 'ha-1', 'ha-2', 'ha-3', 'ha-4'];
@@ -41,47 +36,6 @@ interface Lease extends KubeObject {
 
 /** Lease times are MicroTime (six fractional digits); milliseconds are enough here. */
 const leaseMs = (t: string | undefined): number => Date.parse((t ?? '').replace(/(\.\d{3})\d*Z$/, '$1Z'));
-
-/**
- * Every change a member's API server makes to the watched collection, from a list's resourceVersion on:
- * the ground truth of how often the control plane wrote to that member. Re-opens the watch from the last
- * seen resourceVersion if the server ends it.
- */
-class WriteLog {
-  readonly events: Array<{ type: string; name: string; rv: string }> = [];
-  readonly #abort = new AbortController();
-  #done: Promise<void> | undefined;
-
-  async start(client: KubeClient, type: ResourceType, namespace: string): Promise<void> {
-    const list = await client.list(type, { namespace });
-    let rv = list.metadata?.resourceVersion ?? '';
-    const path = resourcePath(type, { namespace });
-    this.#done = (async () => {
-      while (!this.#abort.signal.aborted) {
-        const why = await client.watch<KubeObject>(
-          path,
-          { resourceVersion: rv, allowWatchBookmarks: true },
-          (e) => {
-            rv = e.object.metadata.resourceVersion ?? rv;
-            if (e.type === 'BOOKMARK') return;
-            this.events.push({ type: e.type, name: e.object.metadata.name ?? '', rv });
-          },
-          { signal: this.#abort.signal },
-        );
-        if (why === 'aborted') return;
-      }
-    })();
-  }
-
-  async stop(): Promise<void> {
-    this.#abort.abort();
-    await this.#done?.catch(() => {});
-  }
-
-  count(name: string, type?: string): number {
-    return this.events.filter((e) => e.name === name && (type === undefined || e.type === type)).length;
-  }
-}
 
 const fcm = (name: string, data: Record<string, string>): KubeObject =>
   federatedConfigMap(name, NAMESPACE, data);

@@ -215,6 +215,12 @@ const CONFIG_ROLE_RULES: PolicyRule[] = [
     resourceNames: ['kubefed-controller-manager'],
     verbs: ['get', 'update'],
   },
+  {
+    apiGroups: [''],
+    resources: ['configmaps', 'endpoints'],
+    resourceNames: ['kubefed-controller-manager'],
+    verbs: ['get'],
+  },
   { apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list', 'watch'] },
   { apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list', 'watch', 'create', 'delete'] },
   {

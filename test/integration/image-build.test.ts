@@ -4,7 +4,18 @@
 // a read-only root filesystem).
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import {
+  accessSync,
+  constants,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+} from 'node:fs';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
@@ -60,6 +71,12 @@ describe('the image application tree (hack/image/build-app.sh, run outside a con
     HOME: join(dir, 'no-home'),
     NODE_ENV: 'production',
   };
+  // KubeFed's layout as the Dockerfile makes it: /hyperfed a symlink to the tree's hyperfed/, first on PATH.
+  const hyperfed = join(dir, 'hyperfed');
+  const hyperfedEnv: NodeJS.ProcessEnv = {
+    ...podEnv,
+    PATH: [hyperfed, dirname(process.execPath), process.env['PATH'] ?? ''].join(delimiter),
+  };
   const processes: ManagedProcess[] = [];
   let fed: Federation | undefined;
   let built: RunResult;
@@ -73,6 +90,7 @@ describe('the image application tree (hack/image/build-app.sh, run outside a con
     };
     built = await run('bash', [join(REPO_ROOT, 'hack/image/build-app.sh'), app], { env });
     if (built.code === 0) pristine = snapshot(app);
+    if (built.code === 0) symlinkSync(join(app, 'hyperfed'), hyperfed);
   });
   after(async () => {
     await Promise.all(processes.map((p) => p.stop()));
@@ -91,6 +109,9 @@ describe('the image application tree (hack/image/build-app.sh, run outside a con
       assert.ok(existsSync(join(app, p)), `${p} is missing`);
     }
     assert.ok(existsSync(join(app, 'config/crds/core.kubefed.io_kubefedclusters.yaml')));
+    // KubeFed's binary names (images/kubefed/Dockerfile), executable.
+    for (const name of ['controller-manager', 'webhook', 'kubefedctl'])
+      accessSync(join(app, 'hyperfed', name), constants.X_OK);
     const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as {
       dependencies: Record<string, string>;
       devDependencies: Record<string, string>;
@@ -113,6 +134,9 @@ describe('the image application tree (hack/image/build-app.sh, run outside a con
     assert.match(dockerfile, /^ARG NODE_IMAGE=node:24-[a-z-]*slim$/m);
     assert.match(dockerfile, /^USER 65532:65532$/m);
     assert.match(dockerfile, /^COPY --from=build \/app \/app$/m);
+    // KubeFed's chart runs /hyperfed/controller-manager; its e2e framework execs `controller-manager`.
+    assert.match(dockerfile, /^RUN ln -s \/app\/hyperfed \/hyperfed$/m);
+    assert.match(dockerfile, /^ {4}PATH=\/hyperfed:\$PATH$/m);
     const values = parseYaml(readFileSync(join(REPO_ROOT, 'charts/kubefed-ts/values.yaml'), 'utf8')) as {
       controllermanager: { controller: { tag: string } };
     };
@@ -143,6 +167,18 @@ describe('the image application tree (hack/image/build-app.sh, run outside a con
       assert.equal(r.code, 0, `${entry} ${args.join(' ')}: ${r.stderr}`);
       assert.match(r.stdout, /v0\.1\.0/, entry);
       assert.equal(r.stderr, '', `${entry} printed to stderr`);
+    }
+    // The same under KubeFed's names, through the /hyperfed symlink and by PATH lookup.
+    for (const [name, args] of [
+      ['controller-manager', ['--version']],
+      ['webhook', ['--version']],
+      ['kubefedctl', ['version']],
+    ] as const) {
+      for (const cmd of [join(hyperfed, name), name]) {
+        const r = await run(cmd, [...args], { cwd: dir, env: hyperfedEnv });
+        assert.equal(r.code, 0, `${cmd} ${args.join(' ')}: ${r.stderr}`);
+        assert.match(r.stdout, /v0\.1\.0/, cmd);
+      }
     }
   });
 
@@ -200,18 +236,18 @@ describe('the image application tree (hack/image/build-app.sh, run outside a con
     const host: KubeClient = fed.host.client();
     await prepareHost(host);
     const [hp, mp] = [await freePort(), await freePort()];
+    // As KubeFed's e2e framework starts it (test/e2e/framework/controller.go: exec.Command("controller-manager")).
     const proc = ManagedProcess.start(
       'image-controller-manager',
-      process.execPath,
+      'controller-manager',
       [
-        join(app, 'src/cmd/controller-manager.ts'),
         `--kubeconfig=${fed.kubeconfigPath}`,
         '--context=host',
         `--kubefed-namespace=${NS}`,
         `--healthz-addr=127.0.0.1:${hp}`,
         `--metrics-addr=127.0.0.1:${mp}`,
       ],
-      { logFile: join(dir, 'controller-manager.log'), env: podEnv, cwd: app },
+      { logFile: join(dir, 'controller-manager.log'), env: hyperfedEnv, cwd: app },
     );
     processes.push(proc);
     await waitFor(
@@ -233,6 +269,15 @@ describe('the image application tree (hack/image/build-app.sh, run outside a con
     );
     const metrics = await fetch(`http://127.0.0.1:${mp}/metrics`, { signal: AbortSignal.timeout(5000) });
     assert.equal(metrics.status, 200);
+    // The lines KubeFed's e2e (test/e2e/defaulting.go) and scripts wait for, as plain substrings.
+    const log = () => readFileSync(join(dir, 'controller-manager.log'), 'utf8');
+    await waitFor(
+      "KubeFed's start-up lines",
+      async () =>
+        log().includes(`Using valid KubeFedConfig "${NS}/kubefed"`) &&
+        log().includes('Starting cluster controller'),
+      { timeoutMs: 10_000, describe: () => log().slice(0, 2000) },
+    );
     await proc.stop();
     assert.ok(!proc.running);
   });
