@@ -7,6 +7,7 @@ import type { ControllerManagerProcess } from '../../src/testing/controller-mana
 import { type Federation, startFederation } from '../../src/testing/federation.ts';
 import {
   createFederatedNamespace,
+  enableType,
   establishCrd,
   eventReasons,
   eventually,
@@ -222,25 +223,7 @@ describe('create / update / placement change / delete for each of the ten defaul
 
   test('a CRD enabled with kubefedctl: full lifecycle', async () => {
     await Promise.all([host, ...members].map((c) => establishCrd(c, WIDGET_CRD)));
-    const r = await kubefedctl([
-      'enable',
-      'widgets',
-      '--kubeconfig',
-      fed.kubeconfigPath,
-      '--host-cluster-context',
-      'host',
-    ]);
-    assert.equal(r.code, 0, r.stderr);
-    await eventually(
-      'FTC running',
-      () =>
-        host.get<KubeObject & { status?: { propagationController?: string } }>(
-          FederatedTypeConfigType,
-          'widgets.example.com',
-          NS,
-        ),
-      (o) => o.status?.propagationController === 'Running',
-    );
+    await enableType(fed, host, 'widgets', 'widgets.example.com');
     await lifecycle(
       { group: 'example.com', version: 'v1', plural: 'widgets', kind: 'Widget', namespaced: true },
       { spec: { size: 3 } },

@@ -1,4 +1,6 @@
+import assert from 'node:assert/strict';
 import { join } from 'node:path';
+import { FederatedTypeConfigType } from '../../src/api/core/v1beta1/index.ts';
 import { installControlPlane } from '../../src/install/control-plane.ts';
 import type { KubeClient, KubeObject, ResourceType } from '../../src/kube/client/index.ts';
 import { CoreTypes, isNotFound } from '../../src/kube/client/index.ts';
@@ -165,5 +167,33 @@ export async function establishCrd(c: KubeClient, crd: { metadata: { name: strin
         crd.metadata.name,
       ),
     (o) => Boolean(o.status?.conditions?.some((x) => x.type === 'Established' && x.status === 'True')),
+  );
+}
+
+/** `kubefedctl enable <type>` on the federation's host, then waits until its FTC's sync controller runs. */
+export async function enableType(
+  fed: Federation,
+  host: KubeClient,
+  type: string,
+  ftcName: string,
+): Promise<void> {
+  const r = await kubefedctl([
+    'enable',
+    type,
+    '--kubeconfig',
+    fed.kubeconfigPath,
+    '--host-cluster-context',
+    'host',
+  ]);
+  assert.equal(r.code, 0, r.stderr);
+  await eventually(
+    `FTC ${ftcName} running`,
+    () =>
+      host.get<KubeObject & { status?: { propagationController?: string } }>(
+        FederatedTypeConfigType,
+        ftcName,
+        NS,
+      ),
+    (o) => o.status?.propagationController === 'Running',
   );
 }

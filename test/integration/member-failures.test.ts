@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { FederatedTypeConfigType } from '../../src/api/core/v1beta1/index.ts';
 import {
   CoreTypes,
   type KubeClient,
@@ -16,6 +15,7 @@ import { type Federation, startFederation } from '../../src/testing/federation.t
 import { scrape, value } from '../../src/testing/prometheus.ts';
 import {
   createFederatedNamespace,
+  enableType,
   eventReasons,
   eventually,
   FED_GROUP,
@@ -27,7 +27,7 @@ import {
   startPropagation,
   T,
 } from './federation-helpers.ts';
-import { kubefedctl, NS, waitForCluster } from './helpers.ts';
+import { NS, waitForCluster } from './helpers.ts';
 
 const NSX = 'failures';
 const API = `${FED_GROUP}/${FED_VERSION}`;
@@ -130,26 +130,7 @@ describe('isolation of broken members, CRD federation and deletion with a member
   test('a CRD enabled with kubefedctl propagates with overrides; a member without the CRD gets its own status', async () => {
     // The CRD exists in the host and cluster1/cluster2 but not in cluster3.
     await Promise.all([establish(host), establish(c1), establish(c2)]);
-    const r = await kubefedctl([
-      'enable',
-      'etcdclusters',
-      '--kubeconfig',
-      fed.kubeconfigPath,
-      '--host-cluster-context',
-      'host',
-    ]);
-    assert.equal(r.code, 0, r.stderr);
-    const ftc = await eventually(
-      'FTC running',
-      () =>
-        host.get<KubeObject & { status?: { propagationController?: string } }>(
-          FederatedTypeConfigType,
-          'etcdclusters.etcd.database.coreos.com',
-          NS,
-        ),
-      (o) => o.status?.propagationController === 'Running',
-    );
-    assert.ok(ftc);
+    await enableType(fed, host, 'etcdclusters', 'etcdclusters.etcd.database.coreos.com');
     const crd = await host.get<KubeObject & { spec: { names: { shortNames?: string[] } } }>(
       CoreTypes.crds,
       'federatedetcdclusters.types.kubefed.io',
