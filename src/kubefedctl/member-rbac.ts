@@ -59,6 +59,8 @@ export async function syncScopedMembers(opts: SyncMemberRbacOptions): Promise<Me
   try {
     clusters = (await host.listAll<KubeObject & KubeFedCluster>(KubeFedClusterType, { namespace: ns })).items;
   } catch (e) {
+    // No KubeFedCluster API (a host with only the FTC CRD): no member to update.
+    if (isNotFound(e)) return [];
     throw hostError(e, host.name);
   }
   const isScoped = (c: KubeObject) => c.metadata.annotations?.[MEMBER_RBAC_ANNOTATION] === SCOPED_RBAC_MODE;
