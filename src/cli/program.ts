@@ -22,6 +22,7 @@ import {
 import { liveSource } from '../kubefedctl/plan-live.ts';
 import { unjoin } from '../kubefedctl/unjoin.ts';
 import { flagShapes, normalizeArgs } from './argv.ts';
+import { scopedMemberGrant, syncRbacCommand, syncScopedMembersAfterTypeChange } from './sync-rbac.ts';
 
 export const VERSION = 'v0.1.0';
 
@@ -40,6 +41,7 @@ interface JoinFlags extends GlobalFlags {
   hostClusterName?: string;
   secretName?: string;
   errorOnExisting: boolean;
+  scopedRbac: boolean;
 }
 interface EnableFlags extends GlobalFlags {
   federatedGroup: string;
@@ -157,6 +159,11 @@ export function buildProgram(name = 'kubefedctl'): Command {
       new Option('--error-on-existing [bool]', 'fail if an object to be created already exists')
         .default(true)
         .argParser((v) => v !== 'false'),
+    )
+    .option(
+      '--scoped-rbac',
+      "grant the member's service account only the enabled federated types (kept up to date by enable, disable and sync-rbac) instead of KubeFed's full access",
+      false,
     );
   withGlobalFlags(joinCmd).action(async (clusterName: string, o: JoinFlags) => {
     const res = await join({
@@ -165,6 +172,7 @@ export function buildProgram(name = 'kubefedctl'): Command {
       hostClusterName: o.hostClusterName,
       secretName: o.secretName,
       errorOnExisting: o.errorOnExisting,
+      scopedRbac: o.scopedRbac,
       kubeconfig: o.kubeconfig,
       hostClusterContext: o.hostClusterContext,
       kubefedNamespace: o.kubefedNamespace,
@@ -225,8 +233,9 @@ export function buildProgram(name = 'kubefedctl'): Command {
     // Flag errors first, before the kubeconfig is even read (KubeFed's Complete before Run).
     const output = parseOutputFlag(o.output);
     if (!name && !o.filename) throw new CommandError('NAME is required');
-    await withHost(o, (host) =>
-      enableType({
+    await withHost(o, async (host) => {
+      const grant = scopedMemberGrant(o, host, out, warn);
+      await enableType({
         host,
         namespace: o.kubefedNamespace,
         name,
@@ -238,8 +247,10 @@ export function buildProgram(name = 'kubefedctl'): Command {
         dryRun: o.dryRun,
         out,
         warn,
-      }),
-    );
+        beforeFtcWrite: grant.beforeFtcWrite,
+      });
+      grant.report();
+    });
   });
 
   const disableCmd = new Command('disable')
@@ -261,8 +272,8 @@ export function buildProgram(name = 'kubefedctl'): Command {
       targetVersion: o.version,
       federatedGroup: o.federatedGroup,
     });
-    await withHost(o, (host) =>
-      disableType({
+    await withHost(o, async (host) => {
+      await disableType({
         host,
         namespace: o.kubefedNamespace,
         name,
@@ -272,8 +283,9 @@ export function buildProgram(name = 'kubefedctl'): Command {
         dryRun: o.dryRun,
         out,
         warn,
-      }),
-    );
+      });
+      if (!o.dryRun) await syncScopedMembersAfterTypeChange(o, host, out, warn);
+    });
   });
 
   const federateCmd = new Command('federate')
@@ -335,9 +347,11 @@ export function buildProgram(name = 'kubefedctl'): Command {
         await federate({ ...common, filename: o.filename, namespace: o.namespace ?? 'default' });
         return;
       }
-      await withHostAndNamespace(o, (host, contextNamespace) =>
-        federate({ ...common, host, namespace: o.namespace ?? contextNamespace }),
-      );
+      await withHostAndNamespace(o, async (host, contextNamespace) => {
+        await federate({ ...common, host, namespace: o.namespace ?? contextNamespace });
+        if (o.enableType && !o.dryRun && output !== 'yaml')
+          await syncScopedMembersAfterTypeChange(o, host, out, warn);
+      });
     },
   );
 
@@ -506,6 +520,7 @@ export function buildProgram(name = 'kubefedctl'): Command {
     .addCommand(unjoinCmd)
     .addCommand(enableCmd)
     .addCommand(disableCmd)
+    .addCommand(syncRbacCommand(withGlobalFlags, out, warn))
     .addCommand(federateCmd)
     .addCommand(orphaningCmd)
     .addCommand(planCmd)

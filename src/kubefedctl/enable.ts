@@ -40,6 +40,11 @@ export interface EnableTypeOptions {
   dryRun?: boolean;
   out?: (line: string) => void;
   warn?: (line: string) => void;
+  /**
+   * Called once the CRD is served and just before the FTC is written (not with dryRun or output), so that
+   * members joined with --scoped-rbac are granted the type before its sync controller starts.
+   */
+  beforeFtcWrite?: (ftc: FederatedTypeConfigObject) => Promise<void>;
   /** How long to wait for a written CRD to be Established. */
   establishTimeoutMs?: number;
 }
@@ -207,6 +212,7 @@ export async function enableType(opts: EnableTypeOptions): Promise<EnableTypeRes
 
   try {
     await waitForEstablished(host, crdName, opts.establishTimeoutMs ?? 30_000);
+    await opts.beforeFtcWrite?.(ftc);
     if (existingFtc) {
       const patch = {
         metadata: { resourceVersion: existingFtc.metadata.resourceVersion },

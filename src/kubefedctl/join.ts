@@ -1,5 +1,6 @@
 import {
   API_VERSION,
+  FederatedTypeConfigType,
   KUBEFED_CLUSTER_KIND,
   type KubeFedCluster,
   type KubeFedClusterSpec,
@@ -27,6 +28,13 @@ import {
   roleName,
   serviceAccountName,
 } from './names.ts';
+import {
+  MEMBER_RBAC_ANNOTATION,
+  MEMBER_SERVICE_ACCOUNT_ANNOTATION,
+  SCOPED_RBAC_MODE,
+  type ScopedRbacRules,
+  scopedRbacRules,
+} from './scoped-rbac.ts';
 
 export interface JoinOptions extends GlobalOptions {
   clusterName: string;
@@ -34,6 +42,11 @@ export interface JoinOptions extends GlobalOptions {
   hostClusterName?: string;
   secretName?: string;
   errorOnExisting: boolean;
+  /**
+   * Grant the member's service account only the enabled federated types (read from the host's FTCs) instead
+   * of KubeFed's `*` on everything; see scoped-rbac.ts and docs/kubefedctl.md.
+   */
+  scopedRbac?: boolean;
   /** How long to wait for the member's token controller to fill the token Secret. */
   tokenTimeoutMs?: number;
   out?: (line: string) => void;
@@ -114,7 +127,8 @@ export async function join(opts: JoinOptions): Promise<JoinResult> {
     }
     const memberWhat = `cluster "${C}" (context "${clusterContext}", ${memberConfig.server})`;
     const memberNs = await getOrUndefined(member, CoreTypes.namespaces, ns, undefined, memberWhat);
-    const memberObjects = memberPlan(ns, sa, scope);
+    const scoped = opts.scopedRbac ? await readScopedRules(host, ns, scope, hostContext) : undefined;
+    const memberObjects = memberPlan(ns, sa, scope, scoped);
     if (opts.errorOnExisting) {
       for (const { type, object } of memberObjects) {
         if (type === CoreTypes.namespaces) continue;
@@ -149,10 +163,18 @@ export async function join(opts: JoinOptions): Promise<JoinResult> {
         : { generateName: `${C}-`, namespace: ns },
       data: { token: '' },
     };
+    // The mode is recorded so that enable/disable/sync-rbac know which members to keep up to date.
+    const annotations: Record<string, string | null> = scoped
+      ? { [MEMBER_RBAC_ANNOTATION]: SCOPED_RBAC_MODE, [MEMBER_SERVICE_ACCOUNT_ANNOTATION]: sa }
+      : { [MEMBER_RBAC_ANNOTATION]: null, [MEMBER_SERVICE_ACCOUNT_ANNOTATION]: null };
     const kfc: KubeObject = {
       apiVersion: API_VERSION,
       kind: KUBEFED_CLUSTER_KIND,
-      metadata: { name: C, namespace: ns },
+      metadata: {
+        name: C,
+        namespace: ns,
+        ...(scoped ? { annotations: annotations as Record<string, string> } : {}),
+      },
       spec,
     };
     const objects: JoinResult['objects'] = [
@@ -180,7 +202,10 @@ export async function join(opts: JoinOptions): Promise<JoinResult> {
       const secretName = await ensureHostSecret(host, hostSecret, undo);
       spec.secretRef = { name: secretName };
       if (existingCluster) {
-        await host.patch(KubeFedClusterType, C, { spec }, { namespace: ns, patchType: 'merge' });
+        const had = existingCluster.metadata.annotations ?? {};
+        const changed = Object.entries(annotations).filter(([k, v]) => (had[k] ?? null) !== v);
+        const metadata = changed.length > 0 ? { metadata: { annotations: Object.fromEntries(changed) } } : {};
+        await host.patch(KubeFedClusterType, C, { ...metadata, spec }, { namespace: ns, patchType: 'merge' });
         kfc.metadata = existingCluster.metadata;
       } else {
         const created = await host.create(KubeFedClusterType, kfc);
@@ -198,7 +223,7 @@ export async function join(opts: JoinOptions): Promise<JoinResult> {
   }
 }
 
-async function readScope(
+export async function readScope(
   host: KubeClient,
   ns: string,
   hostContext: string,
@@ -236,11 +261,30 @@ async function getOrUndefined<T extends KubeObject>(
   }
 }
 
-/** The member objects of a join, in creation order (KubeFed's, §6.1). */
+/** The rules of a scoped join: from the FTCs in the host's KubeFed namespace. */
+export async function readScopedRules(
+  host: KubeClient,
+  ns: string,
+  scope: 'Cluster' | 'Namespaced',
+  hostContext: string,
+): Promise<ScopedRbacRules> {
+  try {
+    const ftcs = await host.listAll(FederatedTypeConfigType, { namespace: ns });
+    return scopedRbacRules(ftcs.items, scope);
+  } catch (e) {
+    throw hostError(e, hostContext);
+  }
+}
+
+/**
+ * The member objects of a join, in creation order (KubeFed's, §6.1). With `scoped` the roles carry those
+ * rules instead of KubeFed's `*` (same object names, so unjoin is the same in both modes).
+ */
 export function memberPlan(
   ns: string,
   sa: string,
   scope: 'Cluster' | 'Namespaced',
+  scoped?: ScopedRbacRules,
 ): Array<{ type: ResourceType; object: KubeObject }> {
   const subjects = [{ kind: 'ServiceAccount', name: sa, namespace: ns }];
   const plan: Array<{ type: ResourceType; object: KubeObject }> = [
@@ -279,7 +323,7 @@ export function memberPlan(
           apiVersion: rbac,
           kind: 'Role',
           metadata: { name: role, namespace: ns },
-          rules: namespacedPolicyRules,
+          rules: scoped?.rules ?? namespacedPolicyRules,
         },
       },
       {
@@ -298,7 +342,7 @@ export function memberPlan(
           apiVersion: rbac,
           kind: 'ClusterRole',
           metadata: { name: hc },
-          rules: healthCheckPolicyRules,
+          rules: scoped?.healthCheckRules ?? healthCheckPolicyRules,
         },
       },
       {
@@ -320,7 +364,7 @@ export function memberPlan(
           apiVersion: rbac,
           kind: 'ClusterRole',
           metadata: { name: role },
-          rules: clusterPolicyRules,
+          rules: scoped?.rules ?? clusterPolicyRules,
         },
       },
       {

@@ -11,6 +11,7 @@ import {
 import { defaultKubeFedConfigSpec } from '../../src/config/index.ts';
 import { installControlPlane } from '../../src/install/control-plane.ts';
 import { CoreTypes, type KubeClient, type KubeObject } from '../../src/kube/client/index.ts';
+import { MEMBER_RBAC_ANNOTATION, scopedRbacRules } from '../../src/kubefedctl/scoped-rbac.ts';
 import {
   type ControllerManagerProcess,
   startKubefedControllerManager,
@@ -172,6 +173,45 @@ describe('a namespaced control plane (KubeFedConfig scope Namespaced)', () => {
       assert.equal((await observed(name)).status?.propagationController, 'NotRunning', name);
     }
     assert.equal((await observed('configmaps')).status?.propagationController, 'Running');
+  });
+
+  test('join --scoped-rbac keeps the namespaced Role, narrowed to the namespaced types enabled', async () => {
+    const r = await kubefedctl([
+      'join',
+      'cluster1',
+      '--scoped-rbac',
+      '--error-on-existing=false',
+      '--kubeconfig',
+      fed.kubeconfigPath,
+      '--host-cluster-context',
+      'host',
+      '--kubefed-namespace',
+      A,
+    ]);
+    assert.equal(r.code, 0, r.stderr);
+    const ftcs = await host.listAll(FederatedTypeConfigType, { namespace: A });
+    const want = scopedRbacRules(ftcs.items, 'Namespaced');
+    const role = await member.get(CoreTypes.roles, 'kubefed-controller-manager:cluster1-host', A);
+    assert.deepEqual(role.rules, want.rules);
+    assert.ok(!JSON.stringify(role.rules).includes('namespaces'), 'cluster-scoped targets are not granted');
+    const health = await member.get(
+      CoreTypes.clusterRoles,
+      `kubefed-controller-manager:${A}:healthcheck-cluster1-host`,
+    );
+    assert.deepEqual(health.rules, want.healthCheckRules);
+    const kfc = await host.get<ClusterObject>(KubeFedClusterType, 'cluster1', A);
+    assert.equal(kfc.metadata.annotations?.[MEMBER_RBAC_ANNOTATION], 'scoped');
+
+    await host.create(T.fcm, fcm('after-scoping', A));
+    await eventually(
+      'after-scoping propagated',
+      () => getOrUndefined(member, T.configmaps, 'after-scoping', A),
+      (c) => c !== undefined,
+    );
+    await waitForClusterIn(host, A, 'cluster1');
+    assert.ok(cm);
+    const s = await scrape(cm.metricsUrl);
+    assert.equal(value(s, 'rest_client_requests_total', { cluster: 'cluster1', code: '403' }), undefined);
   });
 });
 
