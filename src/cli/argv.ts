@@ -35,6 +35,11 @@ export const KLOG_BOOL_FLAGS: readonly string[] = [
 export interface FlagShapes {
   /** Flags (`-t`, `--dry-run`) that take no value in every command that has them. */
   booleans: ReadonlySet<string>;
+  /**
+   * Flags (`-n`, `--kubeconfig`) that need a value in every command that has them: as in pflag, the next
+   * argument is that value whatever it looks like (`--namespace -v3` is namespace "-v3", not klog's -v).
+   */
+  valued?: ReadonlySet<string>;
 }
 
 export interface NormalizedArgs {
@@ -100,6 +105,11 @@ export function normalizeArgs(argv: readonly string[], shapes: FlagShapes): Norm
       i++;
       return argv[i] as string;
     };
+    if (shapes.valued?.has(arg) && i + 1 < argv.length) {
+      args.push(arg, argv[i + 1] as string);
+      i++;
+      continue;
+    }
     if (arg.startsWith('--') && arg.length > 2) {
       const eq = arg.indexOf('=');
       const name = (eq < 0 ? arg.slice(2) : arg.slice(2, eq)).replaceAll('_', '-');
@@ -160,17 +170,23 @@ export function normalizeArgs(argv: readonly string[], shapes: FlagShapes): Norm
 /** The flag shapes of a commander program and all its subcommands. */
 export function flagShapes(program: Command): FlagShapes {
   const bool = new Set<string>();
-  const valued = new Set<string>();
+  const optional = new Set<string>();
+  const required = new Set<string>();
   const visit = (cmd: Command) => {
     for (const o of cmd.options) {
       if (o.negate) continue;
-      const target = o.required || o.optional ? valued : bool;
+      const target = o.required ? required : o.optional ? optional : bool;
       for (const token of [o.short, o.long]) if (token) target.add(token);
     }
     for (const sub of cmd.commands) visit(sub);
   };
   visit(program);
-  return { booleans: new Set([...bool].filter((f) => !valued.has(f))) };
+  const klog = (f: string) => f === '-v' || f === '--v';
+  return {
+    booleans: new Set([...bool].filter((f) => !required.has(f) && !optional.has(f))),
+    // Only a value every command needs: an optional one, or a bool elsewhere, never takes the next argument.
+    valued: new Set([...required].filter((f) => !bool.has(f) && !optional.has(f) && !klog(f))),
+  };
 }
 
 /**

@@ -189,12 +189,13 @@ export class PendingDeletionController {
           await member.delete(record.target, record.name, {
             namespace: record.namespace,
             ...record.deleteOptions,
-            // Only the copy just judged: a replacement in between is not ours.
-            preconditions: { ...record.deleteOptions?.preconditions, uid: verdict.uid },
+            // Only the copy just judged: a replacement in between is not ours. The user's resourceVersion
+            // precondition is left out: it named the copy as it was then, and would conflict for ever.
+            preconditions: { uid: verdict.uid },
           });
         } catch (e) {
-          // Gone meanwhile: done. Replaced meanwhile (uid precondition): judge it again.
-          if (isConflict(e)) return requeueAfter(0);
+          // Gone meanwhile: done. Replaced meanwhile (uid precondition): judge it again, with backoff.
+          if (isConflict(e)) return retry(e);
           if (!isNotFound(e)) {
             this.#event(
               record,

@@ -120,6 +120,8 @@ export class PendingDeletionStore {
 
   /** Deletes a record once it is done (only that very ConfigMap: uid precondition). */
   async remove(name: string, uid: string | undefined): Promise<void> {
+    // Not owed any more, whether or not the watch shows the deletion (a relist may never see the record).
+    this.#written.delete(name);
     try {
       await this.#host.delete(CoreTypes.configMaps, name, {
         namespace: this.#namespace,

@@ -159,6 +159,25 @@ describe('normalizeArgs', () => {
   });
 });
 
+describe('values of flags that take one', () => {
+  const withValued: FlagShapes = { ...shapes, valued: new Set(['-n', '--namespace', '--kubeconfig']) };
+  test('the next argument is the value, even when it looks like a flag, as in pflag', () => {
+    assert.deepEqual(ok(['federate', '--namespace', '-v3', 'x'], withValued), {
+      args: ['federate', '--namespace', '-v3', 'x'],
+      verbosity: 0,
+      ignoredKlogFlags: [],
+    });
+    assert.deepEqual(ok(['join', '-n', '--log_dir=/x', '-v', '2'], withValued).args, [
+      'join',
+      '-n',
+      '--log_dir=/x',
+    ]);
+    assert.equal(ok(['join', '-n', '--log_dir=/x', '-v', '2'], withValued).verbosity, 2);
+    // Without the shapes' knowledge the same argv would lose its value to klog.
+    assert.deepEqual(ok(['federate', '--namespace', '-v3', 'x']).args, ['federate', '--namespace', 'x']);
+  });
+});
+
 describe('flagShapes', () => {
   test("knows kubefedctl's bool and value flags", () => {
     const { booleans } = flagShapes(buildProgram());
@@ -175,6 +194,10 @@ describe('flagShapes', () => {
       assert.ok(booleans.has(f), f);
     for (const f of ['-n', '--namespace', '-o', '-f', '--kubeconfig', '--error-on-existing', '-v', '--v'])
       assert.ok(!booleans.has(f), f);
+    const { valued } = flagShapes(buildProgram());
+    for (const f of ['-n', '--namespace', '--kubeconfig', '--host-cluster-context'])
+      assert.ok(valued?.has(f), f);
+    for (const f of ['-v', '--v', '--dry-run']) assert.ok(!valued?.has(f), f);
   });
 });
 
