@@ -8,7 +8,8 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { REPO_ROOT } from '../../src/paths.ts';
-import { applyJsonPatch, type OverrideOperation } from '../../src/propagation/json-patch.ts';
+import { applyJsonPatch } from '../../src/propagation/json-patch.ts';
+import { operationsFromRaw } from '../../src/testing/json-patch-operations.ts';
 
 const LIBRARY_VERSION = 'v4.12.0';
 
@@ -104,17 +105,6 @@ function generator(seed: number) {
   };
 }
 
-/** The patch as the library decodes it (Operation.Kind, Path, From, value): see json-patch.test.ts. */
-function decode(patch: Raw[]): OverrideOperation[] {
-  return patch.map((raw) => {
-    const op: OverrideOperation = { op: typeof raw.op === 'string' ? raw.op : 'unknown' };
-    if (typeof raw.path === 'string') op.path = raw.path;
-    if (typeof raw.from === 'string') op.from = raw.from;
-    if ('value' in raw) op.value = raw.value;
-    return op;
-  });
-}
-
 /** JSON with object keys sorted, so documents compare by content (Go marshals maps in key order). */
 function canonical(value: unknown): string {
   return JSON.stringify(value, (_k, v: unknown) =>
@@ -138,7 +128,7 @@ test(`applyJsonPatch agrees with evanphx/json-patch ${LIBRARY_VERSION} on 20,000
     if (want.panic !== undefined) continue;
     let got: { result?: unknown; error?: string };
     try {
-      got = { result: applyJsonPatch(c.doc, decode(c.patch)) };
+      got = { result: applyJsonPatch(c.doc, operationsFromRaw(c.patch)) };
     } catch (e) {
       got = { error: (e as Error).message };
     }

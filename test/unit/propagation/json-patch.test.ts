@@ -7,6 +7,7 @@ import {
   JsonPatchError,
   type OverrideOperation,
 } from '../../../src/propagation/json-patch.ts';
+import { operationsFromRaw } from '../../../src/testing/json-patch-operations.ts';
 
 const patchError = (message: string) => (err: unknown) => {
   assert.ok(err instanceof JsonPatchError, String(err));
@@ -14,21 +15,8 @@ const patchError = (message: string) => (err: unknown) => {
   return true;
 };
 
-/**
- * A patch as the library decodes it (Operation.Kind/Path/From): an op that is not a string is "unknown", a path
- * or from that is not a string is absent, and a value key that is present stays present (null included).
- */
-function decode(patch: string): OverrideOperation[] {
-  return (JSON.parse(patch) as Record<string, unknown>[]).map((raw) => {
-    const op: OverrideOperation = { op: typeof raw.op === 'string' ? raw.op : 'unknown' };
-    if (typeof raw.path === 'string') op.path = raw.path;
-    if (typeof raw.from === 'string') op.from = raw.from;
-    if ('value' in raw) op.value = raw.value;
-    return op;
-  });
-}
-
-const apply = (doc: string, patch: string): unknown => applyJsonPatch(JSON.parse(doc), decode(patch));
+const apply = (doc: string, patch: string): unknown =>
+  applyJsonPatch(JSON.parse(doc), operationsFromRaw(JSON.parse(patch)));
 
 // evanphx/json-patch v4.12.0 patch_test.go, `Cases` (the first, an empty document, is a no-op there and has no
 // JSON value here). The library's compareJSON decodes both sides into a map, so for its three cases on an array
