@@ -10,9 +10,9 @@ import {
   type KubeObject,
   type ResourceType,
 } from '../kube/client/index.ts';
-import { sleep } from '../runtime/backoff.ts';
 import type { Logger } from '../runtime/logger.ts';
 import type { Runnable } from '../runtime/manager.ts';
+import { sleep } from '../util/backoff.ts';
 import { FatalConfigError } from './kubefed-config.ts';
 import {
   judgeKubeFedLock,

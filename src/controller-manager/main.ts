@@ -3,7 +3,6 @@ import { hostname } from 'node:os';
 import { Command, Option } from '@commander-js/extra-typings';
 import { parseDuration } from '../config/duration.ts';
 import { DnsController, type DnsEndpointGroup } from '../controllers/dns/controller.ts';
-import { FederatedTypeConfigController } from '../controllers/federatedtypeconfig/controller.ts';
 import { ClusterHealthController } from '../controllers/kubefedcluster/controller.ts';
 import { SchedulingController } from '../controllers/scheduling/controller.ts';
 import { errorMessage, KubeClient } from '../kube/client/index.ts';
@@ -15,10 +14,11 @@ import {
   type RestConfig,
   restConfigForContext,
 } from '../kube/kubeconfig/index.ts';
-import { Backoff, sleep } from '../runtime/backoff.ts';
 import { EventRecorder } from '../runtime/events.ts';
 import { createLogger, type Logger } from '../runtime/logger.ts';
 import { Manager, signalsHandler } from '../runtime/manager.ts';
+import { FederatedTypeConfigController } from '../sources/federated/type-config-controller.ts';
+import { Backoff, sleep } from '../util/backoff.ts';
 import { controllerSet } from './controller-set.ts';
 import { FatalConfigError, loadKubeFedConfig } from './kubefed-config.ts';
 import { kubefedGuard } from './kubefed-lock-check.ts';

@@ -1,4 +1,3 @@
-import type { ClusterRegistry } from '../cluster/cluster-registry.ts';
 import {
   ApiError,
   errorMessage,
@@ -9,6 +8,8 @@ import {
   type ResourceType,
   TransportError,
 } from '../kube/client/index.ts';
+import type { ClusterRegistry } from '../members/cluster-registry.ts';
+import { MemberInformers } from '../members/member-caches.ts';
 import { ClusterStatus, inClusterFailureReason, MANAGED_LABEL } from '../propagation/constants.ts';
 import { buildClusterObject } from '../propagation/desired.ts';
 import { needsUpdate, objectVersion } from '../propagation/versions.ts';
@@ -17,7 +18,6 @@ import { logFailure } from '../runtime/failure-log.ts';
 import { type Logger, silentLogger } from '../runtime/logger.ts';
 import { timedDispatch } from '../runtime/metrics.ts';
 import { deletionTarget } from './deletion-target.ts';
-import { MemberInformers } from './member-informers.ts';
 import {
   type DeletionOutcome,
   emptyOutcome,
@@ -470,7 +470,7 @@ export class PropagationEngine {
    * `skip` (not registered, or it does not serve the type, so it cannot hold the object), or `wait` (not ready
    * or cache unavailable; given up on — "abandoned" — once the deletion bound has passed). With
    * `deferUnready`, a cluster that is not ready is not waited for but listed in `deferred`: its deletion is
-   * recorded and carried out when it returns (src/controllers/pendingdeletion).
+   * recorded and carried out when it returns (src/sources/federated/pending-deletion).
    */
   #deletionTarget(
     name: string,

@@ -7,8 +7,7 @@ import {
   StatusCollectionMode,
 } from '../api/core/v1beta1/index.ts';
 import type { CustomResourceDefinition, JsonSchemaProps, PrinterColumn } from '../api/crd.ts';
-import type { ObjectMeta } from '../api/meta.ts';
-import type { KubeObject } from '../kube/client/index.ts';
+import type { KubeObject, ObjectMeta } from '../kube/client/index.ts';
 import { dropUndefined } from '../util/drop-undefined.ts';
 import { federatedKindFor, federatedPluralFor, ftcNameFor, groupQualifiedName } from './federate-names.ts';
 import { FEDERATED_GROUP, FEDERATED_VERSION } from './group.ts';

@@ -11,11 +11,10 @@ import {
   type KubeObject,
 } from '../kube/client/index.ts';
 import { REPO_ROOT } from '../paths.ts';
-
-export const CRD_DIR = join(REPO_ROOT, 'config', 'crds');
+import { CRD_DIR } from './manifests.ts';
 
 /** The generated CRDs (config/crds) as objects. */
-export function loadCrds(dir = CRD_DIR): KubeObject[] {
+export function loadCrds(dir = join(REPO_ROOT, CRD_DIR)): KubeObject[] {
   return readdirSync(dir)
     .filter((f) => f.endsWith('.yaml'))
     .sort()

@@ -11,7 +11,7 @@ import {
   type ResourceType,
 } from '../kube/client/index.ts';
 import { type ApiResourceInfo, type DiscoveryResult, discoverApiResources } from '../kube/discovery.ts';
-import { sleep } from '../runtime/backoff.ts';
+import { sleep } from '../util/backoff.ts';
 import { findApiResource, nameMatchesResource, toTargetTypeInfo } from './api-resources.ts';
 import { hostError } from './context.ts';
 import { apiFailure, enableType, parseOutputFlag } from './enable.ts';

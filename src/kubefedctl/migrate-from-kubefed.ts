@@ -15,7 +15,7 @@ import {
   type KubeClient,
   type KubeObject,
 } from '../kube/client/index.ts';
-import { sleep } from '../runtime/backoff.ts';
+import { sleep } from '../util/backoff.ts';
 import { type CrdLike, type CrdTakeoverStep, planCrdTakeover, replacementCrd } from './crd-takeover.ts';
 import { generateEnableResources } from './enable.ts';
 import { CommandError } from './errors.ts';

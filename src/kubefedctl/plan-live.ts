@@ -10,8 +10,6 @@ import {
   KubeFedClusterType,
   resourceTypeOf,
 } from '../api/core/v1beta1/index.ts';
-import { ClusterClients } from '../cluster/cluster-clients.ts';
-import type { ClusterSecret } from '../cluster/cluster-config.ts';
 import { SCHEDULING_TARGETS } from '../controllers/scheduling/targets.ts';
 import {
   CoreTypes,
@@ -20,6 +18,8 @@ import {
   type KubeClient,
   type KubeObject,
 } from '../kube/client/index.ts';
+import { ClusterClients } from '../members/cluster-clients.ts';
+import type { ClusterSecret } from '../members/cluster-config.ts';
 import { type Placement, selectedClusterNames } from '../propagation/placement.ts';
 import { analysePods } from '../scheduling/pod-analysis.ts';
 import { CommandError } from './errors.ts';

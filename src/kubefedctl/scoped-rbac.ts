@@ -1,6 +1,6 @@
 import type { FederatedTypeConfig } from '../api/core/v1beta1/index.ts';
-import { applyFtcDefaults } from '../controllers/federatedtypeconfig/plan.ts';
 import type { KubeObject } from '../kube/client/index.ts';
+import { applyFtcDefaults } from '../sources/federated/type-config-plan.ts';
 
 /** An RBAC PolicyRule (rbac.authorization.k8s.io/v1). */
 export interface PolicyRule {

@@ -1,8 +1,7 @@
 // The object to write into one member cluster: template → identity → retention → overrides →
 // managed label (KubeFed pkg/controller/sync/resource.go ObjectForCluster and dispatch/managed.go).
 
-import type { ObjectMeta } from '../api/meta.ts';
-import type { KubeObject } from '../kube/client/index.ts';
+import type { KubeObject, ObjectMeta } from '../kube/client/index.ts';
 import { MANAGED_LABEL } from './constants.ts';
 import { deepCopy, isPlainObject, type JsonObject } from './json.ts';
 import { applyJsonPatch, type OverrideOperation } from './json-patch.ts';

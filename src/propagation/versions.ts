@@ -3,8 +3,7 @@
 // pkg/controller/util/propagatedversion.go and meta.go).
 
 import { createHash } from 'node:crypto';
-import type { ObjectMeta } from '../api/meta.ts';
-import type { KubeObject } from '../kube/client/index.ts';
+import type { KubeObject, ObjectMeta } from '../kube/client/index.ts';
 import { canonicalJson, compareCodePoints, goQuote, isPlainObject, jsonEqual } from './json.ts';
 
 export { canonicalJson } from './json.ts';

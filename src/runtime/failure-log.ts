@@ -3,9 +3,9 @@
 // cluster and kind of failure so that a dead member cannot flood the log. A stack trace is for a bug: an
 // exception nothing expected.
 
-import { ClusterConfigError } from '../cluster/cluster-config.ts';
 import { ApiError, errorMessage, TransportError } from '../kube/client/errors.ts';
 import { KubeconfigError } from '../kube/kubeconfig/errors.ts';
+import { ClusterConfigError } from '../members/cluster-config.ts';
 
 /** What went wrong, as far as an operator cares; `undefined` from classifyFailure means a bug. */
 export type FailureKind =

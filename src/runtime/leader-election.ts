@@ -1,5 +1,5 @@
 import { CoreTypes, isConflict, isNotFound, type KubeClient, type KubeObject } from '../kube/client/index.ts';
-import { sleep } from './backoff.ts';
+import { sleep } from '../util/backoff.ts';
 import { type Logger, silentLogger } from './logger.ts';
 import { leaderStatus } from './metrics.ts';
 

@@ -1,7 +1,7 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { setRequestObserver } from '../kube/client/index.ts';
+import type { ReconcileResult } from './reconcile.ts';
 import type { WorkQueueMetrics } from './workqueue/metrics.ts';
-import type { ReconcileResult } from './workqueue/run-workers.ts';
 
 /** One registry per process, served at /metrics. */
 export const registry = new Registry();

@@ -18,12 +18,12 @@ import {
   KubeFedClusterType,
   KubeFedConfigType,
 } from '../../src/api/core/v1beta1/index.ts';
-import { CHART_CRD_DIR, renderChartFiles } from '../../src/api/crds.ts';
 import { DNSEndpointType, IngressDNSRecordType } from '../../src/api/multiclusterdns/v1alpha1/index.ts';
 import { ReplicaSchedulingPreferenceType } from '../../src/api/scheduling/v1alpha1/index.ts';
 import { defaultKubeFedConfigSpec, resolveKubeFedConfig } from '../../src/config/index.ts';
 import { defaultFederatedTypes } from '../../src/federation-types/default-types.ts';
 import { applyCrds, loadCrds } from '../../src/install/control-plane.ts';
+import { CHART_CRD_DIR, renderChartFiles } from '../../src/install/manifests.ts';
 import { CoreTypes, type KubeClient, type KubeObject } from '../../src/kube/client/index.ts';
 import { renderKubeconfig, writeKubeconfigFile } from '../../src/kube/kubeconfig/index.ts';
 import { REPO_ROOT } from '../../src/paths.ts';

@@ -16,8 +16,8 @@ import { hostnamesToResolve } from '../../dns/load-balancer.ts';
 import { nextRecordStatus, type RecordOutcome, type RecordStatus } from '../../dns/record-status.ts';
 import { ingressDnsStatus, serviceDnsStatus } from '../../dns/service-status.ts';
 import type { ClusterDns, Endpoint, IngressClusterDns } from '../../dns/types.ts';
-import { MemberInformers } from '../../engine/member-informers.ts';
 import { isNotFound, type KubeClient, type KubeObject, type ResourceType } from '../../kube/client/index.ts';
+import { MemberInformers } from '../../members/member-caches.ts';
 import { jsonEqual } from '../../propagation/json.ts';
 import { EventRecorder } from '../../runtime/events.ts';
 import { logFailure } from '../../runtime/failure-log.ts';
@@ -25,17 +25,10 @@ import { Informer, objectKey } from '../../runtime/informer/index.ts';
 import { type Logger, silentLogger } from '../../runtime/logger.ts';
 import type { Runnable } from '../../runtime/manager.ts';
 import { measuredReconcile, prometheusWorkQueueMetrics } from '../../runtime/metrics.ts';
-import {
-  kubefedRateLimiter,
-  ok,
-  type ReconcileResult,
-  retry,
-  runWorkers,
-  WorkQueue,
-} from '../../runtime/workqueue/index.ts';
-import type { FederatedTypeConfigController } from '../federatedtypeconfig/controller.ts';
-import type { SyncController } from '../sync/controller.ts';
-import { afterWriteError } from '../write-result.ts';
+import { afterWriteError, ok, type ReconcileResult, retry } from '../../runtime/reconcile.ts';
+import { kubefedRateLimiter, runWorkers, WorkQueue } from '../../runtime/workqueue/index.ts';
+import type { SyncController } from '../../sources/federated/sync-controller.ts';
+import type { FederatedTypeConfigController } from '../../sources/federated/type-config-controller.ts';
 
 export type DnsRecordKind = 'service' | 'ingress';
 /** Which DNSEndpoint API the controllers write: KubeFed's own group, or ExternalDNS's default one. */

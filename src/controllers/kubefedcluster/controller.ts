@@ -6,8 +6,6 @@ import {
   type KubeFedClusterStatus,
   KubeFedClusterType,
 } from '../../api/core/v1beta1/index.ts';
-import { ClusterClients } from '../../cluster/cluster-clients.ts';
-import { ClusterConfigError, type ClusterSecret } from '../../cluster/cluster-config.ts';
 import {
   CoreTypes,
   errorMessage,
@@ -16,8 +14,9 @@ import {
   type KubeClient,
   type KubeObject,
 } from '../../kube/client/index.ts';
+import { ClusterClients } from '../../members/cluster-clients.ts';
+import { ClusterConfigError, type ClusterSecret } from '../../members/cluster-config.ts';
 import { jsonEqual } from '../../propagation/json.ts';
-import { sleep } from '../../runtime/backoff.ts';
 import type { EventRecorder } from '../../runtime/events.ts';
 import { logFailure } from '../../runtime/failure-log.ts';
 import { Informer } from '../../runtime/informer/index.ts';
@@ -28,6 +27,7 @@ import {
   joinedClusterTotal,
   kubefedClusterTotal,
 } from '../../runtime/metrics.ts';
+import { sleep } from '../../util/backoff.ts';
 import { dropUndefined } from '../../util/drop-undefined.ts';
 import {
   applyThresholds,

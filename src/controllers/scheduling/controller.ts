@@ -4,9 +4,9 @@ import {
   ReplicaSchedulingPreferenceType,
   RSP_KIND,
 } from '../../api/scheduling/v1alpha1/index.ts';
-import type { ClusterRegistry } from '../../cluster/cluster-registry.ts';
 import type { ResolvedKubeFedConfig } from '../../config/index.ts';
 import { CoreTypes, errorMessage, type KubeClient, type KubeObject } from '../../kube/client/index.ts';
+import type { ClusterRegistry } from '../../members/cluster-registry.ts';
 import { type Placement, selectedClusterNames } from '../../propagation/placement.ts';
 import { EventRecorder } from '../../runtime/events.ts';
 import { logFailure } from '../../runtime/failure-log.ts';
@@ -14,23 +14,17 @@ import { Informer, objectKey } from '../../runtime/informer/index.ts';
 import { type Logger, silentLogger } from '../../runtime/logger.ts';
 import type { Runnable } from '../../runtime/manager.ts';
 import { measuredReconcile, prometheusWorkQueueMetrics } from '../../runtime/metrics.ts';
-import {
-  kubefedRateLimiter,
-  ok,
-  type ReconcileResult,
-  requeueAfter,
-  runWorkers,
-  WorkQueue,
-} from '../../runtime/workqueue/index.ts';
+import { afterWriteError, ok, type ReconcileResult, requeueAfter } from '../../runtime/reconcile.ts';
+import { kubefedRateLimiter, runWorkers, WorkQueue } from '../../runtime/workqueue/index.ts';
 import { applySchedule } from '../../scheduling/overrides.ts';
 import { plan } from '../../scheduling/planner.ts';
 import { analysePods } from '../../scheduling/pod-analysis.ts';
 import { preferencesOf, validateRsp } from '../../scheduling/preferences.ts';
+import type { FederatedObject } from '../../sources/federated/federated-object.ts';
+import type { SyncController } from '../../sources/federated/sync-controller.ts';
+import type { FederatedTypeConfigController } from '../../sources/federated/type-config-controller.ts';
 import { dropUndefined } from '../../util/drop-undefined.ts';
-import type { FederatedTypeConfigController } from '../federatedtypeconfig/controller.ts';
-import type { SyncController } from '../sync/controller.ts';
-import type { FederatedObject } from '../sync/federated-object.ts';
-import { afterWriteError } from '../write-result.ts';
+
 import { buildRspStatus, type RspStatusInput, rspStatusChanged } from './status.ts';
 import { SCHEDULING_TARGETS } from './targets.ts';
 

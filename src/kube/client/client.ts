@@ -1,6 +1,6 @@
 import { Agent, type Dispatcher, ProxyAgent, request } from 'undici';
-import { sleep } from '../../runtime/backoff.ts';
-import { TokenBucketRateLimiter } from '../../runtime/workqueue/rate-limiter.ts';
+import { sleep } from '../../util/backoff.ts';
+import { TokenBucket } from '../../util/token-bucket.ts';
 import type { RestConfig } from '../kubeconfig/index.ts';
 import { CredentialSource } from './auth.ts';
 import { ApiError, TransportError } from './errors.ts';
@@ -65,7 +65,7 @@ export class KubeClient {
   readonly #options: Required<Omit<KubeClientOptions, 'name'>>;
   readonly #credentials: CredentialSource;
   /** Client-side QPS/burst like client-go's; absent when qps <= 0 (no limit). */
-  readonly #limiter: TokenBucketRateLimiter | undefined;
+  readonly #limiter: TokenBucket | undefined;
   #dispatcher: Dispatcher | undefined;
   #dispatcherCertKey: string | undefined;
 
@@ -83,7 +83,7 @@ export class KubeClient {
     this.#credentials = new CredentialSource(config);
     this.#limiter =
       this.#options.qps > 0
-        ? new TokenBucketRateLimiter(this.#options.qps, Math.max(1, this.#options.burst))
+        ? new TokenBucket(this.#options.qps, Math.max(1, this.#options.burst))
         : undefined;
   }
 
@@ -412,7 +412,7 @@ export class KubeClient {
 
   /** Waits for this request's token: the bucket reserves it, so concurrent callers queue in order. */
   async #throttle(): Promise<void> {
-    const wait = this.#limiter?.when('') ?? 0;
+    const wait = this.#limiter?.take() ?? 0;
     if (wait > 0) await sleep(wait);
   }
 

@@ -1,4 +1,21 @@
-import type { ObjectMeta } from '../../api/meta.ts';
+/**
+ * The subset of metav1.ObjectMeta kubefed-ts reads and writes. Kept loose on purpose:
+ * the API server owns the full shape and CRD schemas only declare `metadata` as an object.
+ */
+export interface ObjectMeta {
+  name?: string;
+  namespace?: string;
+  generateName?: string;
+  uid?: string;
+  resourceVersion?: string;
+  generation?: number;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  finalizers?: string[];
+  creationTimestamp?: string;
+  deletionTimestamp?: string;
+  ownerReferences?: unknown[];
+}
 
 /** Any Kubernetes object, kept as raw JSON: the runtime never converts dates or drops unknown fields. */
 export interface KubeObject {

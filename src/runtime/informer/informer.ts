@@ -5,7 +5,7 @@ import {
   type ResourceType,
   resourcePath,
 } from '../../kube/client/index.ts';
-import { Backoff, sleep } from '../backoff.ts';
+import { Backoff, sleep } from '../../util/backoff.ts';
 import { logFailure } from '../failure-log.ts';
 import { type Logger, silentLogger } from '../logger.ts';
 import { informerEvents } from '../metrics.ts';

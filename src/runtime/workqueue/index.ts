@@ -10,7 +10,7 @@ export {
   MaxOfRateLimiter,
   TokenBucketRateLimiter,
 } from './rate-limiter.ts';
-export type { ReconcileResult, RunWorkersOptions } from './run-workers.ts';
-export { ok, requeueAfter, retry, runWorkers } from './run-workers.ts';
+export type { RunWorkersOptions } from './run-workers.ts';
+export { runWorkers } from './run-workers.ts';
 export type { WorkQueueOptions } from './workqueue.ts';
 export { WorkQueue } from './workqueue.ts';

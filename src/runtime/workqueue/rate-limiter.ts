@@ -1,6 +1,8 @@
 // Per-key delay policies for WorkQueue.addRateLimited, modelled on client-go's
 // workqueue rate limiters (default_rate_limiters.go).
 
+import { TokenBucket } from '../../util/token-bucket.ts';
+
 export interface RateLimiter {
   /** Delay in ms before `key` should be retried; counts as one more failure of `key`. */
   when(key: string): number;
@@ -42,38 +44,10 @@ export class ItemExponentialBackoff implements RateLimiter {
   }
 }
 
-/**
- * Overall (not per-key) token bucket, like client-go's BucketRateLimiter over
- * golang.org/x/time/rate: each when() reserves a token; once the burst is spent the
- * returned delay is how long until the reserved token has been refilled at `qps`.
- */
-export class TokenBucketRateLimiter implements RateLimiter {
-  readonly qps: number;
-  readonly burst: number;
-  readonly #now: () => number;
-  // May go negative: outstanding reservations that later callers queue behind.
-  #tokens: number;
-  #last: number;
-
-  constructor(qps: number, burst: number, now: () => number = () => performance.now()) {
-    if (!(qps > 0)) throw new RangeError('qps must be > 0');
-    if (!(burst >= 1)) throw new RangeError('burst must be >= 1');
-    this.qps = qps;
-    this.burst = burst;
-    this.#now = now;
-    this.#tokens = burst;
-    this.#last = now();
-  }
-
+/** The token bucket as a queue rate limiter (client-go's BucketRateLimiter): not per key. */
+export class TokenBucketRateLimiter extends TokenBucket implements RateLimiter {
   when(_key: string): number {
-    if (this.qps === Number.POSITIVE_INFINITY) return 0;
-    const now = this.#now();
-    // Ignore a clock that moved backwards instead of draining tokens.
-    const elapsed = Math.max(0, now - this.#last);
-    this.#last = now;
-    this.#tokens = Math.min(this.burst, this.#tokens + (elapsed * this.qps) / 1000);
-    this.#tokens -= 1;
-    return this.#tokens >= 0 ? 0 : (-this.#tokens * 1000) / this.qps;
+    return this.take();
   }
 
   forget(_key: string): void {}

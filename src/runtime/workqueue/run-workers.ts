@@ -2,27 +2,8 @@
 // queue actions, like controller-runtime's reconcileHandler.
 
 import { type FailureLogger, type FailureLogLimiter, logFailure } from '../failure-log.ts';
+import { type ReconcileResult, retry } from '../reconcile.ts';
 import type { WorkQueue } from './workqueue.ts';
-
-export type ReconcileResult =
-  | { readonly kind: 'ok' }
-  | { readonly kind: 'error'; readonly error: unknown }
-  | { readonly kind: 'requeueAfter'; readonly ms: number };
-
-/** Done: the key's backoff is reset. */
-export function ok(): ReconcileResult {
-  return { kind: 'ok' };
-}
-
-/** Failed: retried with the queue's rate-limited backoff. */
-export function retry(error: unknown): ReconcileResult {
-  return { kind: 'error', error };
-}
-
-/** Done for now: the backoff is reset and the key is reconciled again after `ms`. */
-export function requeueAfter(ms: number): ReconcileResult {
-  return { kind: 'requeueAfter', ms };
-}
 
 export interface RunWorkersOptions {
   logger?: FailureLogger;

@@ -7,7 +7,7 @@ import {
   TLSValidation,
 } from '../../api/core/v1beta1/kubefedcluster.ts';
 import { type FieldError, invalid, notSupported, required } from '../../api/field-errors.ts';
-import { ClusterConfigError, parseApiEndpoint } from '../../cluster/cluster-config.ts';
+import { ClusterConfigError, parseApiEndpoint } from '../../members/cluster-config.ts';
 import { asFieldValue, enumErrors, isMissing, isPlainObject, objectAt, stringAt } from './common.ts';
 import { dns1123SubdomainErrors, joinMessages, portNumErrors } from './k8s-strings.ts';
 

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { describe, test } from 'node:test';
-import { ClusterConfigError } from '../../../src/cluster/cluster-config.ts';
 import { ApiError, TransportError } from '../../../src/kube/client/errors.ts';
 import { KubeconfigError } from '../../../src/kube/kubeconfig/errors.ts';
+import { ClusterConfigError } from '../../../src/members/cluster-config.ts';
 import {
   classifyFailure,
   FailureLogLimiter,

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { Backoff } from '../../../src/runtime/backoff.ts';
 import { parseListenAddress } from '../../../src/runtime/http-server.ts';
 import { formatMicroTime } from '../../../src/runtime/leader-election.ts';
+import { Backoff } from '../../../src/util/backoff.ts';
 
 test('Lease times are MicroTime with exactly six fractional digits (the API server rejects three)', () => {
   assert.equal(formatMicroTime(new Date('2026-11-29T22:34:00.123Z')), '2026-11-29T22:34:00.123000Z');

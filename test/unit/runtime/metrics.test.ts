@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { prometheusWorkQueueMetrics, registry, timedDispatch } from '../../../src/runtime/metrics.ts';
-import { ok, runWorkers, WorkQueue } from '../../../src/runtime/workqueue/index.ts';
+import { ok } from '../../../src/runtime/reconcile.ts';
+import { runWorkers, WorkQueue } from '../../../src/runtime/workqueue/index.ts';
 import { parsePrometheusText, value } from '../../../src/testing/prometheus.ts';
 
 test('the Prometheus text reader handles labels, escapes, special values and comments', () => {

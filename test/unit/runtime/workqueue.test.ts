@@ -2,15 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { setImmediate as flush, setTimeout as sleep } from 'node:timers/promises';
 import { FailureLogLimiter } from '../../../src/runtime/failure-log.ts';
-import type { ReconcileResult, WorkQueueMetrics } from '../../../src/runtime/workqueue/index.ts';
-import {
-  ItemExponentialBackoff,
-  ok,
-  requeueAfter,
-  retry,
-  runWorkers,
-  WorkQueue,
-} from '../../../src/runtime/workqueue/index.ts';
+import { ok, type ReconcileResult, requeueAfter, retry } from '../../../src/runtime/reconcile.ts';
+import type { WorkQueueMetrics } from '../../../src/runtime/workqueue/index.ts';
+import { ItemExponentialBackoff, runWorkers, WorkQueue } from '../../../src/runtime/workqueue/index.ts';
 
 /** Tracks whether a promise has settled without awaiting it. */
 function track<T>(p: Promise<T>): { settled: boolean; value: T | undefined } {

@@ -5,7 +5,7 @@ import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import type { CustomResourceDefinition, JsonSchemaProps } from '../../../src/api/crd.ts';
-import { allCrds, CRD_DIR } from '../../../src/api/crds.ts';
+import { allCrds } from '../../../src/api/crds.ts';
 import {
   API_VERSION,
   GROUP,
@@ -13,6 +13,7 @@ import {
   RSP_KIND,
   VERSION,
 } from '../../../src/api/scheduling/v1alpha1/index.ts';
+import { CRD_DIR } from '../../../src/install/manifests.ts';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const crd = parse(

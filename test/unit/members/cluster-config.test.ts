@@ -5,7 +5,7 @@ import {
   buildClusterRestConfig,
   ClusterConfigError,
   parseApiEndpoint,
-} from '../../../src/cluster/cluster-config.ts';
+} from '../../../src/members/cluster-config.ts';
 
 const PEM = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
 const b64 = (s: string) => Buffer.from(s).toString('base64');

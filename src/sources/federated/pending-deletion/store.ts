@@ -4,9 +4,9 @@ import {
   isNotFound,
   type KubeClient,
   type ResourceType,
-} from '../../kube/client/index.ts';
-import { Informer } from '../../runtime/informer/index.ts';
-import { type Logger, silentLogger } from '../../runtime/logger.ts';
+} from '../../../kube/client/index.ts';
+import { Informer } from '../../../runtime/informer/index.ts';
+import { type Logger, silentLogger } from '../../../runtime/logger.ts';
 import {
   type ConfigMapObject,
   fromConfigMap,

@@ -1,5 +1,4 @@
 import { Gauge } from 'prom-client';
-import type { ClusterRegistry } from '../../cluster/cluster-registry.ts';
 import {
   CoreTypes,
   errorMessage,
@@ -8,23 +7,17 @@ import {
   type KubeClient,
   type KubeObject,
   TransportError,
-} from '../../kube/client/index.ts';
-import { EventRecorder, type EventType } from '../../runtime/events.ts';
-import { type Logger, silentLogger } from '../../runtime/logger.ts';
+} from '../../../kube/client/index.ts';
+import type { ClusterRegistry } from '../../../members/cluster-registry.ts';
+import { EventRecorder, type EventType } from '../../../runtime/events.ts';
+import { type Logger, silentLogger } from '../../../runtime/logger.ts';
 import {
   measuredReconcile,
   registry as metricsRegistry,
   prometheusWorkQueueMetrics,
-} from '../../runtime/metrics.ts';
-import {
-  kubefedRateLimiter,
-  ok,
-  type ReconcileResult,
-  requeueAfter,
-  retry,
-  runWorkers,
-  WorkQueue,
-} from '../../runtime/workqueue/index.ts';
+} from '../../../runtime/metrics.ts';
+import { ok, type ReconcileResult, requeueAfter, retry } from '../../../runtime/reconcile.ts';
+import { kubefedRateLimiter, runWorkers, WorkQueue } from '../../../runtime/workqueue/index.ts';
 import { judgeCluster, judgeFederatedObject, judgeMemberCopy, type Verdict } from './decide.ts';
 import { type ConfigMapObject, fromConfigMap, type PendingDeletion } from './record.ts';
 import type { PendingDeletionStore } from './store.ts';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { FederatedTypeConfig } from '../../../src/api/core/v1beta1/index.ts';
-import { applyFtcDefaults, ftcControlPlan } from '../../../src/controllers/federatedtypeconfig/plan.ts';
-import type { KubeObject } from '../../../src/kube/client/index.ts';
+import type { FederatedTypeConfig } from '../../../../src/api/core/v1beta1/index.ts';
+import type { KubeObject } from '../../../../src/kube/client/index.ts';
+import { applyFtcDefaults, ftcControlPlan } from '../../../../src/sources/federated/type-config-plan.ts';
 
 type Ftc = FederatedTypeConfig & KubeObject;
 

@@ -7,7 +7,6 @@ import {
   type FederatedTypeConfigStatus,
   FederatedTypeConfigType,
 } from '../../api/core/v1beta1/index.ts';
-import { ClusterRegistry } from '../../cluster/cluster-registry.ts';
 import type { ResolvedKubeFedConfig } from '../../config/index.ts';
 import {
   errorMessage,
@@ -17,15 +16,17 @@ import {
   type KubeObject,
   type ResourceType,
 } from '../../kube/client/index.ts';
+import { ClusterRegistry } from '../../members/cluster-registry.ts';
 import { Informer } from '../../runtime/informer/index.ts';
 import { type Logger, silentLogger } from '../../runtime/logger.ts';
 import type { Runnable } from '../../runtime/manager.ts';
 import { measuredReconcile, prometheusWorkQueueMetrics } from '../../runtime/metrics.ts';
-import { ok, type ReconcileResult, retry, runWorkers, WorkQueue } from '../../runtime/workqueue/index.ts';
-import { PendingDeletionController } from '../pendingdeletion/controller.ts';
-import { PendingDeletionStore } from '../pendingdeletion/store.ts';
-import { SyncController } from '../sync/controller.ts';
-import { applyFtcDefaults, ftcControlPlan } from './plan.ts';
+import { ok, type ReconcileResult, retry } from '../../runtime/reconcile.ts';
+import { runWorkers, WorkQueue } from '../../runtime/workqueue/index.ts';
+import { PendingDeletionController } from './pending-deletion/controller.ts';
+import { PendingDeletionStore } from './pending-deletion/store.ts';
+import { SyncController } from './sync-controller.ts';
+import { applyFtcDefaults, ftcControlPlan } from './type-config-plan.ts';
 
 type FtcObject = FederatedTypeConfig & KubeObject;
 

@@ -1,8 +1,8 @@
-import type { ClusterRegistry } from '../cluster/cluster-registry.ts';
 import { ApiError, errorMessage, type KubeObject, type ResourceType } from '../kube/client/index.ts';
 import { MANAGED_LABEL } from '../propagation/constants.ts';
 import { Informer, type Store } from '../runtime/informer/index.ts';
 import { type Logger, silentLogger } from '../runtime/logger.ts';
+import type { ClusterRegistry } from './cluster-registry.ts';
 
 /** What the engine knows about one member's cache of the target type. */
 export type MemberCacheState =

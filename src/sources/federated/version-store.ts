@@ -4,7 +4,7 @@ import {
   ClusterPropagatedVersionType,
   PROPAGATED_VERSION_KIND,
   PropagatedVersionType,
-} from '../api/core/v1alpha1/index.ts';
+} from '../../api/core/v1alpha1/index.ts';
 import {
   errorMessage,
   isAlreadyExists,
@@ -15,10 +15,10 @@ import {
   type KubeClient,
   type KubeObject,
   type ResourceType,
-} from '../kube/client/index.ts';
-import type { PropagatedVersionStatus } from '../propagation/versions.ts';
-import { sleep } from '../runtime/backoff.ts';
-import { type Logger, silentLogger } from '../runtime/logger.ts';
+} from '../../kube/client/index.ts';
+import type { PropagatedVersionStatus } from '../../propagation/versions.ts';
+import { type Logger, silentLogger } from '../../runtime/logger.ts';
+import { sleep } from '../../util/backoff.ts';
 
 type VersionObject = KubeObject & { status?: PropagatedVersionStatus };
 

@@ -1,18 +1,18 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import type { KubeObject } from '../../../../src/kube/client/index.ts';
 import {
   judgeCluster,
   judgeFederatedObject,
   judgeMemberCopy,
-} from '../../../src/controllers/pendingdeletion/decide.ts';
+} from '../../../../src/sources/federated/pending-deletion/decide.ts';
 import {
   fromConfigMap,
   PENDING_DELETION_LABEL,
   type PendingDeletion,
   pendingDeletionName,
   toConfigMap,
-} from '../../../src/controllers/pendingdeletion/record.ts';
-import type { KubeObject } from '../../../src/kube/client/index.ts';
+} from '../../../../src/sources/federated/pending-deletion/record.ts';
 
 const record: PendingDeletion = {
   cluster: 'cluster3',

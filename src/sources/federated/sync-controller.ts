@@ -1,5 +1,4 @@
 import { type FederatedTypeConfig, resourceTypeOf } from '../../api/core/v1beta1/index.ts';
-import type { ClusterRegistry } from '../../cluster/cluster-registry.ts';
 import type { ResolvedKubeFedConfig } from '../../config/index.ts';
 import { type DeleteOptions, PropagationEngine } from '../../engine/engine.ts';
 import {
@@ -8,7 +7,6 @@ import {
   type PropagationOutcome,
   type TargetType,
 } from '../../engine/types.ts';
-import { VersionStore } from '../../engine/version-store.ts';
 import {
   CoreTypes,
   errorMessage,
@@ -18,6 +16,7 @@ import {
   type KubeObject,
   type ResourceType,
 } from '../../kube/client/index.ts';
+import type { ClusterRegistry } from '../../members/cluster-registry.ts';
 import {
   AggregateReason,
   DELETE_OPTION_ANNOTATION,
@@ -35,25 +34,18 @@ import {
   templateHash,
 } from '../../propagation/versions.ts';
 import { aggregateWorkloadStatus } from '../../propagation/workload-aggregate.ts';
-import { sleep } from '../../runtime/backoff.ts';
 import { EventRecorder } from '../../runtime/events.ts';
 import { ReportedFailure } from '../../runtime/failure-log.ts';
 import { Informer, objectKey, splitKey } from '../../runtime/informer/index.ts';
 import { type Logger, silentLogger } from '../../runtime/logger.ts';
 import { measuredReconcile, prometheusWorkQueueMetrics } from '../../runtime/metrics.ts';
-import {
-  kubefedRateLimiter,
-  ok,
-  type ReconcileResult,
-  requeueAfter,
-  retry,
-  runWorkers,
-  WorkQueue,
-} from '../../runtime/workqueue/index.ts';
-import type { PendingDeletion } from '../pendingdeletion/record.ts';
-import type { PendingDeletionStore } from '../pendingdeletion/store.ts';
-import { afterWriteError } from '../write-result.ts';
+import { afterWriteError, ok, type ReconcileResult, requeueAfter, retry } from '../../runtime/reconcile.ts';
+import { kubefedRateLimiter, runWorkers, WorkQueue } from '../../runtime/workqueue/index.ts';
+import { sleep } from '../../util/backoff.ts';
 import { type FederatedObject, isUnfederatableNamespace } from './federated-object.ts';
+import type { PendingDeletion } from './pending-deletion/record.ts';
+import type { PendingDeletionStore } from './pending-deletion/store.ts';
+import { VersionStore } from './version-store.ts';
 
 /** KubeFed rechecks a deletion that waits for members every 10 s. */
 const DELETION_RECHECK_MS = 10_000;

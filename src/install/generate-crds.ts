@@ -1,10 +1,10 @@
-// Writes the CRD manifests in config/crds from the TypeBox schemas in src/api.
-// Usage: node src/api/generate-crds.ts [--check]
+// Writes the CRD manifests in config/crds and the chart's generated files from the TypeBox schemas in src/api.
+// Usage: node src/install/generate-crds.ts [--check]
 //   --check  write nothing; exit 1 with one line per stale, missing or obsolete file.
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CHART_CRD_DIR, CRD_DIR, GENERATED_HEADER, renderChartFiles, renderCrds } from './crds.ts';
+import { CHART_CRD_DIR, CRD_DIR, GENERATED_HEADER, renderChartFiles, renderCrds } from './manifests.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 

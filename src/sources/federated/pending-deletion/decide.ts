@@ -2,8 +2,8 @@
 // ("Deletion"); each function is one step of the controller's reconcile, so the I/O between them (a host
 // read, a member read) happens only when the step before asks for it.
 
-import type { KubeObject } from '../../kube/client/index.ts';
-import { MANAGED_LABEL } from '../../propagation/constants.ts';
+import type { KubeObject } from '../../../kube/client/index.ts';
+import { MANAGED_LABEL } from '../../../propagation/constants.ts';
 import type { PendingDeletion } from './record.ts';
 
 /** Why a record is deleted without deleting anything in the member. */
