@@ -14,6 +14,7 @@ import {
   type RestConfig,
   restConfigForContext,
 } from '../kube/kubeconfig/index.ts';
+import { Members } from '../members/members.ts';
 import { EventRecorder } from '../runtime/events.ts';
 import { createLogger, type Logger } from '../runtime/logger.ts';
 import { Manager, signalsHandler } from '../runtime/manager.ts';
@@ -219,8 +220,11 @@ async function run(o: Options, log: Logger): Promise<number> {
     run: async () => logKubeFedLine(STARTING_CLUSTER_CONTROLLER, 'main.ts:1'),
   });
   manager.add(health);
+  // The member clusters, built once and shared by every controller that reads or writes members.
+  const members = new Members({ host, namespace, logger: log });
   const ftcController = new FederatedTypeConfigController({
     host,
+    members,
     namespace,
     config,
     logger: log,
@@ -229,6 +233,7 @@ async function run(o: Options, log: Logger): Promise<number> {
   // The feature gates decide what runs (KubeFed's startControllers; see controller-set.ts).
   const controllers = controllerSet(config.featureGates);
   for (const reason of controllers.notStarted) log.info(reason);
+  if (controllers.federatedTypeConfig) manager.add(members);
   if (controllers.federatedTypeConfig) manager.add(ftcController);
   const scheduling = controllers.scheduling
     ? new SchedulingController({ host, namespace, config, ftcs: ftcController, logger: log })
@@ -243,6 +248,7 @@ async function run(o: Options, log: Logger): Promise<number> {
         namespace,
         config,
         ftcs: ftcController,
+        members,
         endpointGroup: dnsEndpointGroup,
         hostnamesAsCname: o.dnsHostnamesAsCname,
         logger: log,

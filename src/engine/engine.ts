@@ -9,7 +9,8 @@ import {
   TransportError,
 } from '../kube/client/index.ts';
 import type { ClusterRegistry } from '../members/cluster-registry.ts';
-import { MemberInformers } from '../members/member-caches.ts';
+import type { MemberCache } from '../members/member-caches.ts';
+import type { Members } from '../members/members.ts';
 import { ClusterStatus, inClusterFailureReason, MANAGED_LABEL } from '../propagation/constants.ts';
 import { buildClusterObject } from '../propagation/desired.ts';
 import { needsUpdate, objectVersion } from '../propagation/versions.ts';
@@ -36,7 +37,7 @@ export interface DeleteOptions {
 }
 
 export interface PropagationEngineOptions {
-  registry: ClusterRegistry;
+  members: Members;
   target: TargetType;
   /** Member objects are watched in this namespace only (namespaced control plane). */
   namespace?: string;
@@ -68,7 +69,8 @@ export class PropagationEngine {
   readonly target: TargetType;
   readonly #opts: PropagationEngineOptions;
   readonly #log: Logger;
-  readonly #members: MemberInformers;
+  #members: MemberCache | undefined;
+  readonly #registry: ClusterRegistry;
   readonly #type: ResourceType;
 
   constructor(opts: PropagationEngineOptions) {
@@ -82,23 +84,26 @@ export class PropagationEngine {
       kind: opts.target.kind,
     };
     this.#log = (opts.logger ?? silentLogger).child({ target: opts.target.plural });
-    this.#members = new MemberInformers({
-      registry: opts.registry,
-      type: this.#type,
-      namespace: opts.namespace,
-      logger: this.#log,
-      onObject: opts.onMemberObject,
-      onClusterChange: opts.onClusterChange,
-      onCacheSynced: opts.onCacheSynced,
-    });
+    this.#registry = opts.members.registry;
   }
 
   start(): void {
-    this.#members.start();
+    const opts = this.#opts;
+    this.#members ??= opts.members.caches.open(
+      { type: this.#type, namespace: opts.namespace, labelSelector: `${MANAGED_LABEL}=true` },
+      {
+        onObject: (cluster, o) => {
+          const ns = o.metadata.namespace;
+          opts.onMemberObject(cluster, ns ? `${ns}/${o.metadata.name}` : (o.metadata.name ?? ''));
+        },
+        onClusterChange: opts.onClusterChange,
+        onCacheSynced: opts.onCacheSynced,
+      },
+    );
   }
 
-  stop(): Promise<void> {
-    return this.#members.stop();
+  async stop(): Promise<void> {
+    await this.#members?.close();
   }
 
   /** The cached member object (managed-labelled ones only), or why it cannot be known. */
@@ -106,7 +111,7 @@ export class PropagationEngine {
     cluster: string,
     key: string,
   ): { object?: KubeObject; unavailable?: string; pending?: boolean; typeNotServed?: boolean } {
-    const state = this.#members.state(cluster);
+    const state = this.#members?.state(cluster) ?? { kind: 'none' as const };
     switch (state.kind) {
       case 'synced':
         return { object: state.store.get(key) };
@@ -126,7 +131,7 @@ export class PropagationEngine {
    * kept until it is ready again); undefined when this process never saw it.
    */
   lastKnownUid(cluster: string, key: string): string | undefined {
-    return this.#members.lastSeen(cluster, key)?.metadata.uid;
+    return this.#members?.lastSeen(cluster, key)?.metadata.uid;
   }
 
   /** Brings every member in line with the request (§3.5.2 step 5–6). */
@@ -134,7 +139,7 @@ export class PropagationEngine {
     const out = emptyOutcome();
     const key = this.#key(req);
     const ops: Array<Promise<void>> = [];
-    const registry = this.#opts.registry;
+    const registry = this.#registry;
     for (const cluster of registry.list()) {
       const name = cluster.metadata.name ?? '';
       const selected = req.selected.has(name);
@@ -146,7 +151,7 @@ export class PropagationEngine {
         }
         continue;
       }
-      const state = this.#members.state(name);
+      const state = this.#members?.state(name) ?? { kind: 'none' as const };
       if (state.kind === 'syncing' || state.kind === 'none') {
         out.pending = true;
         continue;
@@ -254,7 +259,7 @@ export class PropagationEngine {
   }
 
   #client(cluster: string): KubeClient {
-    return this.#opts.registry.clientFor(cluster);
+    return this.#registry.clientFor(cluster);
   }
 
   #isHostNamespace(req: PropagationRequest, obj: KubeObject): boolean {
@@ -264,7 +269,7 @@ export class PropagationEngine {
   }
 
   #fail(req: PropagationRequest, op: string, cluster: string, e: unknown, status: string): OpResult {
-    if (e instanceof TransportError) this.#opts.registry.markUnresponsive(cluster);
+    if (e instanceof TransportError) this.#registry.markUnresponsive(cluster);
     const msg = `Failed to ${op} ${this.target.kind} "${this.#describe(req)}" in cluster "${cluster}": ${errorMessage(e)}`;
     req.event('Warning', inClusterFailureReason(op), msg);
     logFailure(this.#log, `${op} failed`, { cluster, err: e, fields: { object: this.#describe(req) } });
@@ -278,7 +283,7 @@ export class PropagationEngine {
     } catch (e) {
       return this.#buildFailure(req, cluster, e);
     }
-    if (this.#opts.registry.isUnresponsive(cluster)) return { status: ClusterStatus.CreationTimedOut };
+    if (this.#registry.isUnresponsive(cluster)) return { status: ClusterStatus.CreationTimedOut };
     req.event(
       'Normal',
       'CreateInCluster',
@@ -292,7 +297,7 @@ export class PropagationEngine {
     }
     try {
       const created = await timedDispatch('create', cluster, client.create(this.#type, desired));
-      this.#members.assumeWritten(cluster, created, undefined);
+      this.#members?.assumeWritten(cluster, created, undefined);
       return { status: '', object: created, version: objectVersion(created), updated: true };
     } catch (e) {
       const namespaceTimeout =
@@ -332,7 +337,7 @@ export class PropagationEngine {
     if (!needsUpdate({ recordedVersion: req.recordedVersions.get(cluster), member, desired })) {
       return { status: '', object: member, version: req.recordedVersions.get(cluster) };
     }
-    if (this.#opts.registry.isUnresponsive(cluster)) return { status: ClusterStatus.UpdateTimedOut };
+    if (this.#registry.isUnresponsive(cluster)) return { status: ClusterStatus.UpdateTimedOut };
     req.event(
       'Normal',
       'UpdateInCluster',
@@ -344,7 +349,7 @@ export class PropagationEngine {
         cluster,
         this.#client(cluster).update(this.#type, desired),
       );
-      this.#members.assumeWritten(cluster, updated, member.metadata.resourceVersion);
+      this.#members?.assumeWritten(cluster, updated, member.metadata.resourceVersion);
       return { status: '', object: updated, version: objectVersion(updated), updated: true };
     } catch (e) {
       return this.#fail(req, 'update', cluster, e, ClusterStatus.UpdateFailed);
@@ -383,7 +388,7 @@ export class PropagationEngine {
     obj: KubeObject,
     options: DeleteOptions | undefined,
   ): Promise<OpResult> {
-    if (this.#opts.registry.isUnresponsive(cluster)) return { status: ClusterStatus.DeletionTimedOut };
+    if (this.#registry.isUnresponsive(cluster)) return { status: ClusterStatus.DeletionTimedOut };
     req.event(
       'Normal',
       'DeleteInCluster',
@@ -411,7 +416,7 @@ export class PropagationEngine {
     obj: KubeObject,
   ): Promise<OpResult> {
     if (obj.metadata.labels?.[MANAGED_LABEL] !== 'true') return { status: '', drop: true };
-    if (this.#opts.registry.isUnresponsive(cluster)) return { status: ClusterStatus.LabelRemovalTimedOut };
+    if (this.#registry.isUnresponsive(cluster)) return { status: ClusterStatus.LabelRemovalTimedOut };
     req.event(
       'Normal',
       'RemoveManagedLabelFromInCluster',
@@ -453,7 +458,7 @@ export class PropagationEngine {
     const key = this.#key(req);
     const errors: string[] = [];
     await Promise.all(
-      this.#opts.registry.list().map(async (c) => {
+      this.#registry.list().map(async (c) => {
         const name = c.metadata.name ?? '';
         if (owesDeletion(name)) return;
         const { object } = this.cached(name, key);
@@ -479,8 +484,8 @@ export class PropagationEngine {
     out: DeletionOutcome,
     deferUnready = false,
   ): KubeObject | 'skip' | 'wait' {
-    const registered = this.#opts.registry.get(name) !== undefined;
-    const ready = registered && this.#opts.registry.isReady(name);
+    const registered = this.#registry.get(name) !== undefined;
+    const ready = registered && this.#registry.isReady(name);
     const t = deletionTarget(
       name,
       { registered, ready, cache: ready ? this.cached(name, key) : undefined },
@@ -565,8 +570,8 @@ export class PropagationEngine {
     const left: string[] = [];
     await Promise.all(
       [...placement].map(async (name) => {
-        if (skip.has(name) || !this.#opts.registry.get(name)) return;
-        if (!this.#opts.registry.isReady(name)) {
+        if (skip.has(name) || !this.#registry.get(name)) return;
+        if (!this.#registry.isReady(name)) {
           left.push(name);
           return;
         }

@@ -1,15 +1,14 @@
 import { ApiError, errorMessage, type KubeObject, type ResourceType } from '../kube/client/index.ts';
-import { MANAGED_LABEL } from '../propagation/constants.ts';
 import { Informer, type Store } from '../runtime/informer/index.ts';
 import { type Logger, silentLogger } from '../runtime/logger.ts';
 import type { ClusterRegistry } from './cluster-registry.ts';
 
-/** What the engine knows about one member's cache of the target type. */
+/** What is known of one member's cache of one type. */
 export type MemberCacheState =
   | { kind: 'synced'; store: Store<KubeObject> }
   /** Listing has not finished yet and nothing has failed: worth waiting a moment for. */
   | { kind: 'syncing' }
-  /** The member does not serve the target type (404 on list): a CRD missing in that member. */
+  /** The member does not serve the type (404 on list): a CRD missing in that member. */
   | { kind: 'typeNotServed'; message: string }
   | { kind: 'failed'; message: string }
   /** No client could be built (ConfigMalformed cluster). */
@@ -17,61 +16,170 @@ export type MemberCacheState =
   /** Not ready or not registered: no informer runs. */
   | { kind: 'none' };
 
-export interface MemberInformersOptions {
-  registry: ClusterRegistry;
+/** Which member objects a cache holds: one type, optionally one namespace and a label selector. */
+export interface MemberCacheSpec {
   type: ResourceType;
   /** Watch one namespace only (namespaced control plane); all namespaces otherwise. */
   namespace?: string;
-  logger?: Logger;
-  /** A managed member object changed: key is `namespace/name` (or `name`) of the target object. */
-  onObject(cluster: string, key: string): void;
+  labelSelector?: string;
+}
+
+export interface MemberCacheHandlers {
+  /** A member object changed (added, updated or deleted). */
+  onObject?(cluster: string, obj: KubeObject): void;
   /** A cluster became ready or unready (or went away); its informer has been restarted or stopped. */
-  onClusterChange(cluster: string, ready: boolean): void;
+  onClusterChange?(cluster: string, ready: boolean): void;
   /**
    * A member's cache finished loading — possibly after failing for a while, e.g. until the type's CRD was
-   * installed there. Objects that could not be propagated to it should be looked at again now.
+   * installed there — or was already loaded when this reader joined. Objects that could not be worked on
+   * in that member should be looked at again now.
    */
   onCacheSynced?(cluster: string): void;
 }
 
+/** One reader's view of a shared member cache. */
+export interface MemberCache {
+  readonly spec: MemberCacheSpec;
+  state(cluster: string): MemberCacheState;
+  /** The cached object, if that member's cache is loaded (shared: copy before changing it). */
+  get(cluster: string, key: string): KubeObject | undefined;
+  /** The cached object, or for a member not ready (or still loading) what its last loaded cache held. */
+  lastSeen(cluster: string, key: string): KubeObject | undefined;
+  /** See Informer.assume: a member object this process just wrote, before its watch event arrives. */
+  assumeWritten(cluster: string, obj: KubeObject, previousResourceVersion: string | undefined): void;
+  /** This reader is done: the informers stop once no reader is left. */
+  close(): Promise<void>;
+}
+
+/** The text of a cache spec, for logs and as the key of the shared cache. */
+export function memberCacheKey(spec: MemberCacheSpec): string {
+  const t = spec.type;
+  return `${t.group}/${t.version}/${t.plural}|${spec.namespace ?? ''}|${spec.labelSelector ?? ''}`;
+}
+
+export function resourceName(t: ResourceType): string {
+  return t.group ? `${t.plural}.${t.group}/${t.version}` : `${t.plural}/${t.version}`;
+}
+
 /**
- * KubeFed's federated informer (§3.3) for one target type: per ready member an informer on the type that
- * sees only objects labelled `kubefed.io/managed=true`. Each member's cache stands alone: one that cannot
- * list (type missing, unreachable, throttled) is reported for that member only and never blocks the others
- * (KubeFed waited for all of them and then exited the process, kubefed#1241).
+ * Shared member caches, like Karmada's MultiClusterInformerManager: one informer per ready cluster × type ×
+ * namespace × label selector, however many controllers read it, started when the first reader asks and
+ * stopped when the last one leaves. Each member's cache stands alone: one that cannot list (type missing,
+ * unreachable, throttled) is reported for that member only and never blocks the others (KubeFed's federated
+ * informer waited for all of them and then exited the process, kubefed#1241).
  */
-export class MemberInformers {
-  readonly #opts: MemberInformersOptions;
+export class MemberCaches {
+  readonly #registry: ClusterRegistry;
+  readonly #log: Logger;
+  readonly #shared = new Map<string, SharedCache>();
+  #unsubscribe: (() => void) | undefined;
+
+  constructor(opts: { registry: ClusterRegistry; logger?: Logger }) {
+    this.#registry = opts.registry;
+    this.#log = (opts.logger ?? silentLogger).child({ component: 'member-caches' });
+  }
+
+  /** Follows the registry: informers restart on every change of a cluster's readiness, spec or Secret. */
+  start(): void {
+    this.#unsubscribe ??= this.#registry.addListener({
+      onClusterChange: (name, change, ready) => {
+        for (const c of [...this.#shared.values()]) c.clusterChanged(name, change !== 'removed' && ready);
+      },
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.#unsubscribe?.();
+    this.#unsubscribe = undefined;
+    const all = [...this.#shared.values()];
+    this.#shared.clear();
+    await Promise.all(all.map((c) => c.stop()));
+  }
+
+  /** Opens a reader on the cache of `spec`, sharing the informers of any reader of the same spec. */
+  open(spec: MemberCacheSpec, handlers: MemberCacheHandlers = {}): MemberCache {
+    const key = memberCacheKey(spec);
+    let shared = this.#shared.get(key);
+    if (!shared) {
+      shared = new SharedCache(spec, this.#registry, this.#log);
+      this.#shared.set(key, shared);
+      shared.startReadyClusters();
+    }
+    const cache = shared;
+    const reader: Reader = { handlers };
+    cache.readers.add(reader);
+    cache.announceSynced(reader);
+    let closed = false;
+    return {
+      spec,
+      state: (cluster) => cache.state(cluster),
+      get: (cluster, k) => cache.get(cluster, k),
+      lastSeen: (cluster, k) => cache.lastSeen(cluster, k),
+      assumeWritten: (cluster, obj, rv) => cache.assumeWritten(cluster, obj, rv),
+      close: async () => {
+        if (closed) return;
+        closed = true;
+        cache.readers.delete(reader);
+        if (cache.readers.size > 0) return;
+        if (this.#shared.get(key) === cache) this.#shared.delete(key);
+        await cache.stop();
+      },
+    };
+  }
+
+  /** How many shared caches are open (for tests and metrics). */
+  get size(): number {
+    return this.#shared.size;
+  }
+}
+
+interface Reader {
+  handlers: MemberCacheHandlers;
+}
+
+/** The informers of one spec, one per ready cluster, and the readers they notify. */
+class SharedCache {
+  readonly readers = new Set<Reader>();
+  readonly #spec: MemberCacheSpec;
+  readonly #registry: ClusterRegistry;
   readonly #log: Logger;
   readonly #informers = new Map<string, Informer<KubeObject>>();
   readonly #clientErrors = new Map<string, string>();
-  /** The last synced cache of each member whose informer stopped (not ready): what it held then. */
+  /** The last synced store of each member whose informer stopped (not ready): what it held then. */
   readonly #lastSeen = new Map<string, Store<KubeObject>>();
-  #unsubscribe: (() => void) | undefined;
   #stopped = false;
 
-  constructor(opts: MemberInformersOptions) {
-    this.#opts = opts;
-    this.#log = (opts.logger ?? silentLogger).child({ resource: opts.type.plural });
+  constructor(spec: MemberCacheSpec, registry: ClusterRegistry, log: Logger) {
+    this.#spec = spec;
+    this.#registry = registry;
+    this.#log = log.child({ resource: resourceName(spec.type), labelSelector: spec.labelSelector });
   }
 
-  start(): void {
-    this.#unsubscribe = this.#opts.registry.addListener({
-      onClusterChange: (name, change, ready) => {
-        if (this.#stopped) return;
-        this.#restart(name, change !== 'removed' && ready);
-        this.#opts.onClusterChange(name, change !== 'removed' && ready);
-      },
-    });
-    for (const c of this.#opts.registry.list()) {
+  startReadyClusters(): void {
+    for (const c of this.#registry.list()) {
       const name = c.metadata.name ?? '';
-      if (this.#opts.registry.isReady(name)) this.#restart(name, true);
+      if (this.#registry.isReady(name)) this.#restart(name, true);
     }
+  }
+
+  clusterChanged(name: string, ready: boolean): void {
+    if (this.#stopped) return;
+    this.#restart(name, ready);
+    for (const r of [...this.readers]) r.handlers.onClusterChange?.(name, ready);
+  }
+
+  /** A reader that joins a cache already loaded hears so, as it would from an informer of its own. */
+  announceSynced(reader: Reader): void {
+    const synced = [...this.#informers].filter(([, i]) => i.hasSynced()).map(([name]) => name);
+    if (synced.length === 0 || !reader.handlers.onCacheSynced) return;
+    queueMicrotask(() => {
+      if (!this.readers.has(reader)) return;
+      for (const name of synced) reader.handlers.onCacheSynced?.(name);
+    });
   }
 
   async stop(): Promise<void> {
     this.#stopped = true;
-    this.#unsubscribe?.();
     const all = [...this.#informers.values()].map((i) => i.stop());
     this.#informers.clear();
     await Promise.all(all);
@@ -88,20 +196,23 @@ export class MemberInformers {
     if (err instanceof ApiError && err.statusCode === 404) {
       return {
         kind: 'typeNotServed',
-        message: `the cluster does not serve ${resourceName(this.#opts.type)}`,
+        message: `the cluster does not serve ${resourceName(this.#spec.type)}`,
       };
     }
     return { kind: 'failed', message: errorMessage(err) };
   }
 
-  /** The cached object, or for a member not ready (or still loading) what its last cache held. */
+  get(cluster: string, key: string): KubeObject | undefined {
+    const informer = this.#informers.get(cluster);
+    return informer?.hasSynced() ? informer.store.get(key) : undefined;
+  }
+
   lastSeen(cluster: string, key: string): KubeObject | undefined {
     const informer = this.#informers.get(cluster);
     if (informer?.hasSynced()) return informer.store.get(key);
     return this.#lastSeen.get(cluster)?.get(key);
   }
 
-  /** See Informer.assume: the member object this process just wrote, before its watch event arrives. */
   assumeWritten(cluster: string, obj: KubeObject, previousResourceVersion: string | undefined): void {
     this.#informers.get(cluster)?.assume(obj, previousResourceVersion);
   }
@@ -115,37 +226,31 @@ export class MemberInformers {
     if (!ready) return;
     let client: ReturnType<ClusterRegistry['clientFor']>;
     try {
-      client = this.#opts.registry.clientFor(name);
+      client = this.#registry.clientFor(name);
     } catch (e) {
       this.#clientErrors.set(name, errorMessage(e));
       return;
     }
     const informer = new Informer<KubeObject>({
       client,
-      type: this.#opts.type,
-      namespace: this.#opts.namespace,
-      labelSelector: `${MANAGED_LABEL}=true`,
+      type: this.#spec.type,
+      namespace: this.#spec.namespace,
+      labelSelector: this.#spec.labelSelector,
       logger: this.#log,
       // A member that lacks the type answers 404 forever; retry it slowly rather than hammer it.
       backoffMaxMs: 30_000,
     });
     const notify = (o: KubeObject) => {
-      const ns = o.metadata.namespace;
-      this.#opts.onObject(name, ns ? `${ns}/${o.metadata.name}` : (o.metadata.name ?? ''));
+      for (const r of [...this.readers]) r.handlers.onObject?.(name, o);
     };
     informer.addHandlers({ onAdd: notify, onUpdate: (_, o) => notify(o), onDelete: notify });
     this.#informers.set(name, informer);
     informer.start();
     void informer.waitForSync().then(() => {
-      if (!this.#stopped && this.#informers.get(name) === informer && informer.hasSynced()) {
-        this.#lastSeen.delete(name);
-        this.#opts.onCacheSynced?.(name);
-      }
+      if (this.#stopped || this.#informers.get(name) !== informer || !informer.hasSynced()) return;
+      this.#lastSeen.delete(name);
+      for (const r of [...this.readers]) r.handlers.onCacheSynced?.(name);
     });
     this.#log.debug({ cluster: name }, 'started member informer');
   }
-}
-
-export function resourceName(t: ResourceType): string {
-  return t.group ? `${t.plural}.${t.group}/${t.version}` : `${t.plural}/${t.version}`;
 }

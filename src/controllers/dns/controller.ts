@@ -17,7 +17,9 @@ import { nextRecordStatus, type RecordOutcome, type RecordStatus } from '../../d
 import { ingressDnsStatus, serviceDnsStatus } from '../../dns/service-status.ts';
 import type { ClusterDns, Endpoint, IngressClusterDns } from '../../dns/types.ts';
 import { isNotFound, type KubeClient, type KubeObject, type ResourceType } from '../../kube/client/index.ts';
-import { MemberInformers } from '../../members/member-caches.ts';
+import type { MemberCache } from '../../members/member-caches.ts';
+import type { Members } from '../../members/members.ts';
+import { MANAGED_LABEL } from '../../propagation/constants.ts';
 import { jsonEqual } from '../../propagation/json.ts';
 import { EventRecorder } from '../../runtime/events.ts';
 import { logFailure } from '../../runtime/failure-log.ts';
@@ -52,6 +54,7 @@ export interface DnsControllerOptions {
   namespace: string;
   config: ResolvedKubeFedConfig;
   ftcs: FederatedTypeConfigController;
+  members: Members;
   endpointGroup: DnsEndpointGroup;
   /** Publish hostname-only load balancers as CNAMEs instead of resolving them to A records. */
   hostnamesAsCname: boolean;
@@ -77,7 +80,7 @@ export class DnsController implements Runnable {
   readonly #endpointType: ResourceType;
   #records: Informer<RecordObject> | undefined;
   #domains: Informer<DomainObject> | undefined;
-  #slices: MemberInformers | undefined;
+  #slices: MemberCache | undefined;
   #unobserve: (() => void) | undefined;
 
   constructor(opts: DnsControllerOptions) {
@@ -140,20 +143,19 @@ export class DnsController implements Runnable {
     if (this.#opts.kind === 'service') {
       // Ready endpoints decide whether a cluster's load balancer is published. EndpointSlices carry their
       // Service's labels, so the managed label picks exactly the slices of federated Services.
-      this.#slices = new MemberInformers({
-        registry: ftcs.registry,
-        type: EndpointSlices,
-        namespace: scope,
-        logger: this.#log,
-        onObject: (_cluster, key) => {
-          const [ns] = key.split('/');
-          const slice = this.#sliceOwner(key);
-          if (ns && slice) this.#queue.addAfter(`${ns}/${slice}`, 1000);
+      this.#slices = this.#opts.members.caches.open(
+        { type: EndpointSlices, namespace: scope, labelSelector: `${MANAGED_LABEL}=true` },
+        {
+          onObject: (_cluster, o) => {
+            const ns = o.metadata.namespace;
+            const key = `${ns}/${o.metadata.name}`;
+            const slice = this.#sliceOwner(key);
+            if (ns && slice) this.#queue.addAfter(`${ns}/${slice}`, 1000);
+          },
+          onClusterChange: all,
+          onCacheSynced: all,
         },
-        onClusterChange: all,
-        onCacheSynced: all,
-      });
-      this.#slices.start();
+      );
     }
     records.start();
     domains.start();
@@ -172,7 +174,7 @@ export class DnsController implements Runnable {
     unsubscribe();
     this.#unobserve?.();
     await workers;
-    await Promise.all([records.stop(), domains.stop(), this.#slices?.stop()]);
+    await Promise.all([records.stop(), domains.stop(), this.#slices?.close()]);
   }
 
   /** The Service a cached slice belongs to (slices are deleted before we can read them: remember by key). */

@@ -16,7 +16,7 @@ import {
   type KubeObject,
   type ResourceType,
 } from '../../kube/client/index.ts';
-import type { ClusterRegistry } from '../../members/cluster-registry.ts';
+import type { Members } from '../../members/members.ts';
 import {
   AggregateReason,
   DELETE_OPTION_ANNOTATION,
@@ -60,7 +60,7 @@ export interface SyncObserver {
 export interface SyncControllerOptions {
   ftc: FederatedTypeConfig & KubeObject;
   host: KubeClient;
-  registry: ClusterRegistry;
+  members: Members;
   /** The KubeFed namespace. */
   namespace: string;
   config: ResolvedKubeFedConfig;
@@ -170,7 +170,7 @@ export class SyncController {
     }
     const memberDelay = opts.memberEventDelayMs ?? 2_000;
     this.#engine = new PropagationEngine({
-      registry: opts.registry,
+      members: opts.members,
       target: this.target,
       namespace: this.#watchNamespace,
       logger: this.#log,
@@ -360,7 +360,7 @@ export class SyncController {
 
   /** The clusters the object belongs in, or the aggregate reason why that cannot be known. */
   #placement(fed: FederatedObject): { clusters: Set<string>; reason: string; message?: string } {
-    const clusters = this.#opts.registry
+    const clusters = this.#opts.members.registry
       .list()
       .map((c) => ({ name: c.metadata.name ?? '', labels: c.metadata.labels }));
     let namespacePlacement: Placement | undefined | null;
@@ -395,7 +395,7 @@ export class SyncController {
     if (!Array.isArray(listed)) return [];
     return listed
       .map((c) => (typeof c?.name === 'string' ? c.name : ''))
-      .filter((n) => n !== '' && !this.#opts.registry.get(n))
+      .filter((n) => n !== '' && !this.#opts.members.registry.get(n))
       .sort();
   }
 
@@ -563,7 +563,7 @@ export class SyncController {
     // A placement that cannot be computed must not block deletion: consider every cluster.
     const clusters =
       placement.reason === AggregateReason.ComputePlacementFailed
-        ? new Set(this.#opts.registry.list().map((c) => c.metadata.name ?? ''))
+        ? new Set(this.#opts.members.registry.list().map((c) => c.metadata.name ?? ''))
         : placement.clusters;
     const deletedAt = Date.parse(fed.metadata.deletionTimestamp ?? '');
     const waitedMs = Number.isFinite(deletedAt) ? Date.now() - deletedAt : 0;
@@ -624,7 +624,7 @@ export class SyncController {
         clusters,
         new Set([...outcome.abandoned, ...outcome.deferred]),
       );
-      const gone = left.filter((c) => !this.#opts.registry.isReady(c));
+      const gone = left.filter((c) => !this.#opts.members.registry.isReady(c));
       if (left.length > gone.length) return requeueAfter(recheckMs);
       outcome.deferred.push(...gone.filter((c) => !outcome.deferred.includes(c)));
       // Recorded before the finalizer goes, so a crash in between loses nothing: the object is still

@@ -16,7 +16,8 @@ import {
   type KubeObject,
   type ResourceType,
 } from '../../kube/client/index.ts';
-import { ClusterRegistry } from '../../members/cluster-registry.ts';
+import type { ClusterRegistry } from '../../members/cluster-registry.ts';
+import type { Members } from '../../members/members.ts';
 import { Informer } from '../../runtime/informer/index.ts';
 import { type Logger, silentLogger } from '../../runtime/logger.ts';
 import type { Runnable } from '../../runtime/manager.ts';
@@ -35,6 +36,8 @@ export const NAMESPACES_FTC = 'namespaces';
 
 export interface FederatedTypeConfigControllerOptions {
   host: KubeClient;
+  /** The member clusters, shared with every other controller. */
+  members: Members;
   namespace: string;
   config: ResolvedKubeFedConfig;
   logger?: Logger;
@@ -71,7 +74,7 @@ export class FederatedTypeConfigController implements Runnable {
   constructor(opts: FederatedTypeConfigControllerOptions) {
     this.#opts = opts;
     this.#log = (opts.logger ?? silentLogger).child({ controller: this.name });
-    this.#registry = new ClusterRegistry({ host: opts.host, namespace: opts.namespace, logger: opts.logger });
+    this.#registry = opts.members.registry;
     this.#pendingDeletions = new PendingDeletionStore({
       host: opts.host,
       namespace: opts.namespace,
@@ -123,7 +126,8 @@ export class FederatedTypeConfigController implements Runnable {
     this.#ftcs = ftcs;
     const enqueue = (o: KubeObject) => queue.add(o.metadata.name ?? '');
     ftcs.addHandlers({ onAdd: enqueue, onUpdate: (_, o) => enqueue(o), onDelete: enqueue });
-    this.#registry.start();
+    this.#opts.members.start();
+    const release = this.#opts.members.use();
     this.#pendingDeletions.start();
     ftcs.start();
     const stopped = new Promise<void>((r) => signal.addEventListener('abort', () => r(), { once: true }));
@@ -146,7 +150,7 @@ export class FederatedTypeConfigController implements Runnable {
     this.#running.clear();
     await this.#pendingDeletionController.stop();
     await Promise.all([ftcs.stop(), this.#pendingDeletions.stop()]);
-    await this.#registry.stop();
+    release();
   }
 
   #namespacedFtcs(): string[] {
@@ -297,7 +301,7 @@ export class FederatedTypeConfigController implements Runnable {
       const controller = new SyncController({
         ftc,
         host: this.#opts.host,
-        registry: this.#registry,
+        members: this.#opts.members,
         namespace: this.#opts.namespace,
         config: this.#opts.config,
         federatedNamespaceType: this.#federatedNamespaceType(),

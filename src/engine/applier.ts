@@ -1,0 +1,221 @@
+// Carries out one object's operation against one member: create, update (adopting an existing object when
+// allowed), delete, or release (unlabel). The hub's dispatcher drives it for every member; an agent running
+// in a member can drive it against its own cluster. The decisions are plan.ts's; this only does the I/O,
+// as KubeFed's pkg/controller/sync/dispatch/managed.go does for one cluster.
+
+import {
+  ApiError,
+  errorMessage,
+  isAlreadyExists,
+  isNotFound,
+  type KubeClient,
+  type KubeObject,
+  type ResourceType,
+  TransportError,
+} from '../kube/client/index.ts';
+import { ClusterStatus, inClusterFailureReason, MANAGED_LABEL } from '../propagation/constants.ts';
+import { objectVersion } from '../propagation/versions.ts';
+import { truncateMiddle } from '../runtime/events.ts';
+import { logFailure } from '../runtime/failure-log.ts';
+import type { Logger } from '../runtime/logger.ts';
+import { timedDispatch } from '../runtime/metrics.ts';
+import { FEDERATED_SOURCE, OWNER_ANNOTATION, ownershipOf, stampOwner } from './ownership.ts';
+import { planExisting, planWrite, tryRender } from './plan.ts';
+import { type DesiredObject, type EventSink, type ObjectRef, refKey, type WorkOwner } from './work.ts';
+
+/** The member an applier writes to: its client, its caches, and whether it answers at all. */
+export interface MemberTarget {
+  readonly cluster: string;
+  /** Throws when no client can be built (ClusterConfigError). */
+  client(): KubeClient;
+  /** A write this process just made, for the member caches of its type (Informer.assume). */
+  assumeWritten(type: ResourceType, obj: KubeObject, previousResourceVersion: string | undefined): void;
+  /** No answer recently: skip it rather than wait for another timeout. */
+  isUnresponsive(): boolean;
+  markUnresponsive(): void;
+}
+
+export interface ApplyContext {
+  owner: WorkOwner;
+  adopt: boolean;
+  keep: (live: KubeObject) => boolean;
+  event: EventSink;
+}
+
+export interface DeleteOptions {
+  propagationPolicy?: 'Orphan' | 'Background' | 'Foreground';
+  gracePeriodSeconds?: number;
+  preconditions?: { uid?: string; resourceVersion?: string };
+}
+
+/** One operation's result: `status` '' is OK, undefined is nothing to report (the object was released). */
+export interface OpResult {
+  status: string | undefined;
+  message?: string;
+  object?: KubeObject;
+  version?: string;
+  written?: boolean;
+}
+
+export class Applier {
+  readonly #log: Logger;
+
+  constructor(log: Logger) {
+    this.#log = log;
+  }
+
+  async create(m: MemberTarget, d: DesiredObject, ctx: ApplyContext): Promise<OpResult> {
+    const plan = planWrite(m.cluster, this.#render(d, undefined, ctx), undefined, undefined);
+    if (plan.op === 'fail') return this.#renderFailed(plan, ctx);
+    if (plan.op === 'none') return { status: '' };
+    if (m.isUnresponsive()) return { status: ClusterStatus.CreationTimedOut };
+    stampOwner(plan.object, ctx.owner);
+    ctx.event('Normal', 'CreateInCluster', `Creating ${describe(d)} in cluster "${m.cluster}"`);
+    let client: KubeClient;
+    try {
+      client = m.client();
+    } catch (e) {
+      return this.#fail(m, d, ctx, 'create', e, ClusterStatus.ClientRetrievalFailed);
+    }
+    try {
+      const created = await timedDispatch('create', m.cluster, client.create(d.type, plan.object));
+      m.assumeWritten(d.type, created, undefined);
+      return { status: '', object: created, version: objectVersion(created), written: true };
+    } catch (e) {
+      // A Namespace create can time out at the gateway while the namespace is being made: look for it.
+      const namespaceTimeout = d.type.kind === 'Namespace' && e instanceof ApiError && e.statusCode === 504;
+      if (!isAlreadyExists(e) && !namespaceTimeout) {
+        return this.#fail(m, d, ctx, 'create', e, ClusterStatus.CreationFailed);
+      }
+      let existing: KubeObject;
+      try {
+        existing = await client.get(d.type, d.name, d.type.namespaced ? d.namespace : undefined);
+      } catch (getErr) {
+        return this.#fail(m, d, ctx, 'retrieve', getErr, ClusterStatus.RetrievalFailed);
+      }
+      const next = planExisting({
+        existing,
+        ownership: ownershipOf(existing, ctx.owner),
+        adopt: ctx.adopt,
+        keep: ctx.keep(existing),
+      });
+      if (next.op === 'none') return { status: next.status, message: next.message, object: next.object };
+      ctx.event(
+        'Warning',
+        'CreateInClusterFailed',
+        `Failed to create ${describe(d)} in cluster "${m.cluster}": ${errorMessage(e)}. ` +
+          'An update will be attempted instead of a creation due to an existing resource',
+      );
+      return this.update(m, d, next.live, ctx);
+    }
+  }
+
+  async update(m: MemberTarget, d: DesiredObject, live: KubeObject, ctx: ApplyContext): Promise<OpResult> {
+    if (live.metadata.labels?.[MANAGED_LABEL] === 'false') {
+      return { status: ClusterStatus.ManagedLabelFalse, object: live };
+    }
+    const rendered = this.#render(d, live, ctx);
+    if (rendered.ok) stampOwner(rendered.rendered.object, ctx.owner);
+    const plan = planWrite(m.cluster, rendered, live, d.recordedVersion);
+    if (plan.op === 'fail') return this.#renderFailed(plan, ctx);
+    if (plan.op === 'none') return { status: '', object: plan.object, version: plan.version };
+    if (m.isUnresponsive()) return { status: ClusterStatus.UpdateTimedOut };
+    ctx.event('Normal', 'UpdateInCluster', `Updating ${describe(d)} in cluster "${m.cluster}"`);
+    try {
+      const updated = await timedDispatch('update', m.cluster, m.client().update(d.type, plan.object));
+      m.assumeWritten(d.type, updated, live.metadata.resourceVersion);
+      return { status: '', object: updated, version: objectVersion(updated), written: true };
+    } catch (e) {
+      return this.#fail(m, d, ctx, 'update', e, ClusterStatus.UpdateFailed);
+    }
+  }
+
+  async delete(
+    m: MemberTarget,
+    ref: ObjectRef,
+    live: KubeObject,
+    options: DeleteOptions | undefined,
+    ctx: ApplyContext,
+  ): Promise<OpResult> {
+    if (m.isUnresponsive()) return { status: ClusterStatus.DeletionTimedOut };
+    ctx.event('Normal', 'DeleteInCluster', `Deleting ${describe(ref)} in cluster "${m.cluster}"`);
+    try {
+      await timedDispatch(
+        'delete',
+        m.cluster,
+        m
+          .client()
+          .delete(ref.type, live.metadata.name ?? '', { namespace: live.metadata.namespace, ...options }),
+      );
+      return { status: ClusterStatus.WaitingForRemoval };
+    } catch (e) {
+      if (isNotFound(e)) return { status: ClusterStatus.WaitingForRemoval };
+      return this.#fail(m, ref, ctx, 'delete', e, ClusterStatus.DeletionFailed);
+    }
+  }
+
+  /** Releases the object: it keeps everything but the managed label (and owner), and is left alone. */
+  async unlabel(m: MemberTarget, ref: ObjectRef, live: KubeObject, ctx: ApplyContext): Promise<OpResult> {
+    if (live.metadata.labels?.[MANAGED_LABEL] !== 'true') return { status: undefined };
+    if (m.isUnresponsive()) return { status: ClusterStatus.LabelRemovalTimedOut };
+    ctx.event(
+      'Normal',
+      'RemoveManagedLabelFromInCluster',
+      `Removing managed label from ${describe(ref)} in cluster "${m.cluster}"`,
+    );
+    const metadata: Record<string, unknown> = { labels: { [MANAGED_LABEL]: null } };
+    if (ctx.owner.source !== FEDERATED_SOURCE) metadata.annotations = { [OWNER_ANNOTATION]: null };
+    try {
+      await m
+        .client()
+        .patch(
+          ref.type,
+          live.metadata.name ?? '',
+          { metadata },
+          { namespace: live.metadata.namespace, patchType: 'merge' },
+        );
+      return { status: undefined };
+    } catch (e) {
+      if (isNotFound(e)) return { status: undefined };
+      return this.#fail(m, ref, ctx, 'remove managed label from', e, ClusterStatus.LabelRemovalFailed);
+    }
+  }
+
+  #render(d: DesiredObject, live: KubeObject | undefined, ctx: ApplyContext): ReturnType<typeof tryRender> {
+    const r = tryRender(() => d.render(live));
+    if (r.ok) for (const w of r.rendered.warnings) ctx.event('Warning', w.reason, w.message);
+    return r;
+  }
+
+  #renderFailed(
+    plan: {
+      status: string;
+      message: string;
+      event: { type: 'Normal' | 'Warning'; reason: string; message: string };
+    },
+    ctx: ApplyContext,
+  ): OpResult {
+    ctx.event(plan.event.type, plan.event.reason, plan.event.message);
+    return { status: plan.status, message: plan.message };
+  }
+
+  #fail(
+    m: MemberTarget,
+    ref: ObjectRef,
+    ctx: ApplyContext,
+    op: string,
+    e: unknown,
+    status: string,
+  ): OpResult {
+    if (e instanceof TransportError) m.markUnresponsive();
+    const msg = `Failed to ${op} ${describe(ref)} in cluster "${m.cluster}": ${errorMessage(e)}`;
+    ctx.event('Warning', inClusterFailureReason(op), msg);
+    logFailure(this.#log, `${op} failed`, { cluster: m.cluster, err: e, fields: { object: refKey(ref) } });
+    return { status, message: truncateMiddle(errorMessage(e), 1024) };
+  }
+}
+
+/** `ConfigMap "ns/name"`, as KubeFed's events name a member object. */
+function describe(ref: ObjectRef): string {
+  return `${ref.type.kind} "${refKey(ref)}"`;
+}

@@ -1,0 +1,58 @@
+// Which owner a member object belongs to. Several sources share members and types: the managed label says
+// kubefed-ts manages an object (KubeFed's wire format, kept), the owner annotation says who. An object
+// without the annotation belongs to the Federated<Kind> source, as KubeFed expects, so nothing KubeFed
+// wrote changes.
+
+import type { KubeObject } from '../kube/client/index.ts';
+import { MANAGED_LABEL } from '../propagation/constants.ts';
+import type { WorkOwner } from './work.ts';
+
+/** Names the owner of a member object made by a source other than Federated<Kind>. */
+export const OWNER_ANNOTATION = 'kubefed-ts.io/owner';
+/**
+ * The member status of an object that is managed for another owner (another source, or another object of
+ * the same source): it is left alone and the owner is named in the message. Not a KubeFed status: KubeFed
+ * has one source, so it never sees this.
+ */
+export const ALREADY_OWNED = 'AlreadyOwned';
+/** The source whose objects carry no owner annotation. */
+export const FEDERATED_SOURCE = 'federated';
+
+/** The owner annotation's value: `<source>:<Kind>:<namespace>/<name>`, or `<source>:<Kind>:<name>`. */
+export function ownerId(owner: Pick<WorkOwner, 'source' | 'kind' | 'namespace' | 'name'>): string {
+  const name = owner.namespace ? `${owner.namespace}/${owner.name}` : owner.name;
+  return `${owner.source}:${owner.kind}:${name}`;
+}
+
+/** Words for status messages and events: `FederatedConfigMap "ns/a"`, or `policy ResourceBinding "ns/b"`. */
+export function describeOwnerId(id: string | undefined): string {
+  if (id === undefined) return `a ${FEDERATED_SOURCE} object of the same name`;
+  const [source, kind, ...rest] = id.split(':');
+  return `${source} ${kind} "${rest.join(':')}"`;
+}
+
+export type Ownership =
+  /** Not managed by kubefed-ts (no managed label): adoptable. */
+  | { kind: 'unmanaged' }
+  | { kind: 'ours' }
+  /** Managed for another owner: `owner` is its annotation value, undefined for the Federated<Kind> source. */
+  | { kind: 'other'; owner: string | undefined };
+
+/** Who holds `live`, from `owner`'s point of view. */
+export function ownershipOf(live: KubeObject, owner: WorkOwner): Ownership {
+  if (live.metadata.labels?.[MANAGED_LABEL] !== 'true') return { kind: 'unmanaged' };
+  const holder = live.metadata.annotations?.[OWNER_ANNOTATION];
+  const mine = owner.source === FEDERATED_SOURCE ? undefined : ownerId(owner);
+  return holder === mine ? { kind: 'ours' } : { kind: 'other', owner: holder };
+}
+
+/** Marks an object to write as `owner`'s (in place): Federated<Kind> objects stay as KubeFed writes them. */
+export function stampOwner(obj: KubeObject, owner: WorkOwner): void {
+  if (owner.source === FEDERATED_SOURCE) {
+    if (obj.metadata.annotations?.[OWNER_ANNOTATION] === undefined) return;
+    const { [OWNER_ANNOTATION]: _, ...rest } = obj.metadata.annotations;
+    obj.metadata.annotations = rest;
+    return;
+  }
+  obj.metadata.annotations = { ...(obj.metadata.annotations ?? {}), [OWNER_ANNOTATION]: ownerId(owner) };
+}
