@@ -1,12 +1,8 @@
 import { type FederatedTypeConfig, resourceTypeOf } from '../../api/core/v1beta1/index.ts';
 import type { ResolvedKubeFedConfig } from '../../config/index.ts';
-import { type DeleteOptions, PropagationEngine } from '../../engine/engine.ts';
-import {
-  type EventSink,
-  emptyOutcome,
-  type PropagationOutcome,
-  type TargetType,
-} from '../../engine/types.ts';
+import type { DeleteOptions } from '../../engine/applier.ts';
+import { type DeletionRequest, Dispatcher } from '../../engine/dispatcher.ts';
+import type { EventSink } from '../../engine/work.ts';
 import {
   CoreTypes,
   errorMessage,
@@ -16,23 +12,18 @@ import {
   type KubeObject,
   type ResourceType,
 } from '../../kube/client/index.ts';
+import type { MemberCache } from '../../members/member-caches.ts';
 import type { Members } from '../../members/members.ts';
 import {
   AggregateReason,
   DELETE_OPTION_ANNOTATION,
   isRecoverable,
+  MANAGED_LABEL,
   ORPHAN_ANNOTATION,
   SYNC_FINALIZER,
 } from '../../propagation/constants.ts';
-import { type OverrideOperation, parseOverrides } from '../../propagation/overrides.ts';
 import { type Placement, resolvePlacement } from '../../propagation/placement.ts';
 import { computeFederatedStatus } from '../../propagation/status.ts';
-import {
-  nextPropagatedVersion,
-  overridesHash,
-  recordedVersions,
-  templateHash,
-} from '../../propagation/versions.ts';
 import { aggregateWorkloadStatus } from '../../propagation/workload-aggregate.ts';
 import { EventRecorder } from '../../runtime/events.ts';
 import { ReportedFailure } from '../../runtime/failure-log.ts';
@@ -42,13 +33,20 @@ import { measuredReconcile, prometheusWorkQueueMetrics } from '../../runtime/met
 import { afterWriteError, ok, type ReconcileResult, requeueAfter, retry } from '../../runtime/reconcile.ts';
 import { kubefedRateLimiter, runWorkers, WorkQueue } from '../../runtime/workqueue/index.ts';
 import { sleep } from '../../util/backoff.ts';
+import { afterMembers, afterVerify, deletionTiming, releaseEvents } from './deletion.ts';
 import { type FederatedObject, isUnfederatableNamespace } from './federated-object.ts';
+import { emptyFederatedOutcome, type FederatedOutcome, federatedOutcome } from './outcome.ts';
 import type { PendingDeletion } from './pending-deletion/record.ts';
 import type { PendingDeletionStore } from './pending-deletion/store.ts';
+import {
+  federatedOwner,
+  federatedTarget,
+  federatedWork,
+  keepHostNamespace,
+  type TargetType,
+} from './render.ts';
 import { VersionStore } from './version-store.ts';
 
-/** KubeFed rechecks a deletion that waits for members every 10 s. */
-const DELETION_RECHECK_MS = 10_000;
 /** A member cache still loading: look again soon. */
 const PENDING_RECHECK_MS = 1_000;
 
@@ -81,9 +79,10 @@ export interface SyncControllerOptions {
 }
 
 /**
- * The sync controller of one federated type (§3.5): the `Federated<Kind>` front end of the propagation
- * engine. It turns each federated object into a propagation request (placement, template, overrides),
- * lets the engine bring the members in line, then records versions, status, events and finalizers.
+ * The sync controller of one federated type (KubeFed pkg/controller/sync/controller.go,
+ * KubeFedSyncController): the `Federated<Kind>` source of the engine. It turns each federated object into a
+ * Work (placement, template, overrides: render.ts), lets the dispatcher bring the members in line, then
+ * records versions, status, events and finalizers; deletion follows the pure rules of deletion.ts.
  */
 export class SyncController {
   readonly name: string;
@@ -95,7 +94,9 @@ export class SyncController {
   readonly #fed: Informer<FederatedObject>;
   readonly #fedNamespaces: Informer<FederatedObject> | undefined;
   readonly #hostNamespaces: Informer<KubeObject> | undefined;
-  readonly #engine: PropagationEngine;
+  readonly #dispatcher: Dispatcher;
+  /** Managed member objects of the target type (shared with every other reader of the same). */
+  #memberCache: MemberCache | undefined;
   readonly #versions: VersionStore;
   readonly #events: EventRecorder;
   /** This controller's own host clients, for its writes and for its events (see #constructor). */
@@ -169,24 +170,11 @@ export class SyncController {
       this.#fedNamespaces.addHandlers({ onAdd: all, onUpdate: (_, o) => all(o), onDelete: all });
     }
     const memberDelay = opts.memberEventDelayMs ?? 2_000;
-    this.#engine = new PropagationEngine({
-      members: opts.members,
-      target: this.target,
-      namespace: this.#watchNamespace,
+    this.#dispatcher = new Dispatcher({
+      registry: opts.members.registry,
+      cacheFor: (t) =>
+        t.group === this.target.group && t.plural === this.target.plural ? this.#memberCache : undefined,
       logger: this.#log,
-      onMemberObject: (cluster, key) => {
-        const k = this.#isNamespaces() ? `${key}/${key}` : key;
-        this.#queue.addAfter(k, memberDelay);
-        for (const w of this.#observers) w.onMemberObject?.(cluster, key);
-      },
-      // Everything is looked at again once a member's cache loads: its objects may have been waiting for it.
-      onCacheSynced: () => this.#enqueueAll(),
-      onClusterChange: (_cluster, ready) => {
-        const delay = ready
-          ? config.controllerDuration.availableDelayMs
-          : config.controllerDuration.unavailableDelayMs;
-        this.#enqueueAll(delay);
-      },
     });
     this.#versions = new VersionStore({
       client: this.#client,
@@ -210,6 +198,30 @@ export class SyncController {
     });
   }
 
+  /** The member cache of the target type: managed objects only, as KubeFed's federated informer sees them. */
+  #openMemberCache(): MemberCache {
+    const { config } = this.#opts;
+    const memberDelay = this.#opts.memberEventDelayMs ?? 2_000;
+    return this.#opts.members.caches.open(
+      { type: this.target, namespace: this.#watchNamespace, labelSelector: `${MANAGED_LABEL}=true` },
+      {
+        onObject: (cluster, o) => {
+          const key = objectKey(o);
+          this.#queue.addAfter(this.#isNamespaces() ? `${key}/${key}` : key, memberDelay);
+          for (const w of this.#observers) w.onMemberObject?.(cluster, key);
+        },
+        // Everything is looked at again once a member's cache loads: its objects may have been waiting for it.
+        onCacheSynced: () => this.#enqueueAll(),
+        onClusterChange: (_cluster, ready) => {
+          const delay = ready
+            ? config.controllerDuration.availableDelayMs
+            : config.controllerDuration.unavailableDelayMs;
+          this.#enqueueAll(delay);
+        },
+      },
+    );
+  }
+
   #isNamespaces(): boolean {
     return this.target.kind === 'Namespace' && this.target.group === '';
   }
@@ -229,7 +241,7 @@ export class SyncController {
     this.#fed.start();
     this.#fedNamespaces?.start();
     this.#hostNamespaces?.start();
-    this.#engine.start();
+    this.#memberCache = this.#openMemberCache();
     for (let attempt = 0; ; attempt++) {
       try {
         await this.#versions.load();
@@ -268,7 +280,7 @@ export class SyncController {
       this.#fed.stop(),
       this.#fedNamespaces?.stop(),
       this.#hostNamespaces?.stop(),
-      this.#engine.stop(),
+      this.#memberCache?.close(),
     ]);
     await this.#running;
     await Promise.all([this.#client.close(), this.#eventClient.close()]);
@@ -292,7 +304,7 @@ export class SyncController {
 
   /** The cached managed member object, if that member's cache is loaded (shared: copy before changing it). */
   memberObject(cluster: string, key: string): KubeObject | undefined {
-    return this.#engine.cached(cluster, key).object;
+    return this.#memberCache?.get(cluster, key);
   }
 
   async reconcile(key: string): Promise<ReconcileResult> {
@@ -303,10 +315,15 @@ export class SyncController {
     const targetNamespace = this.#isNamespaces() ? undefined : namespace;
     if (!cached) {
       this.#versions.forget(targetName, namespace);
-      // A managed member object without a federated object: stop managing it (§3.5.1 "possible orphan"),
-      // unless its deletion is still owed (then the pending-deletion controller deletes it).
-      const errors = await this.#engine.unlabelOrphans(
-        { name: targetName, namespace: targetNamespace, event: () => {} },
+      // A managed member object without a federated object: stop managing it (KubeFed's reconcile, "possible
+      // orphan"), unless its deletion is still owed (then the pending-deletion controller deletes it) or it
+      // is another source's.
+      const errors = await this.#dispatcher.releaseOrphans(
+        {
+          owner: federatedOwner({ metadata: { name, namespace } }, this.#opts.ftc.spec.federatedType.kind),
+          objects: [federatedTarget(this.target, targetName, targetNamespace)],
+          event: () => {},
+        },
         (cluster) => this.#opts.pendingDeletions.owes(cluster, this.target, targetNamespace, targetName),
       );
       return errors.length > 0 ? retry(new ReportedFailure(errors.join('; '))) : ok();
@@ -419,58 +436,34 @@ export class SyncController {
       // (for a FederatedNamespace, whole namespaces) because of a typo in a selector.
       const result = await this.#writeStatus(fed, {
         reason: placement.reason,
-        outcome: emptyOutcome(),
+        outcome: emptyFederatedOutcome(),
         aggregate: undefined,
       });
       return result ?? ok();
     }
-    let overrides: ReadonlyMap<string, readonly OverrideOperation[]> = new Map();
-    let overridesError: string | undefined;
-    try {
-      overrides = parseOverrides(fed.spec?.overrides);
-    } catch (e) {
-      overridesError = errorMessage(e);
-    }
-    const template = fed.spec?.template;
-    const tHash = templateHash(template);
-    const oHash = overridesHash(fed.spec?.overrides);
-    const stored = this.#versions.get(fed.metadata.name ?? '', fed.metadata.namespace);
-    const outcome: PropagationOutcome = await this.#engine.propagate({
+    const versions = this.#versions.round(this.#versionOwner(fed), {
+      template: fed.spec?.template,
+      overrides: fed.spec?.overrides,
+    });
+    const { work, overridesError } = federatedWork({
+      fed,
+      federatedKind: this.#opts.ftc.spec.federatedType.kind,
+      target: this.target,
       name,
       namespace,
-      template,
-      overrides,
-      overridesError,
-      retainReplicas: fed.spec?.retainReplicas === true,
       selected: placement.clusters,
-      recordedVersions: recordedVersions(stored, tHash, oHash),
-      adoptResources: this.#opts.config.syncController.adoptResources,
-      collectStatus: this.#collectStatus,
+      recorded: versions.recorded,
+      adopt: this.#opts.config.syncController.adoptResources,
       hostNamespaceUid: this.#isNamespaces() ? this.#hostNamespaceUid(name) : undefined,
       event,
     });
-    const next = nextPropagatedVersion({
-      stored,
-      templateVersion: tHash,
-      overridesVersion: oHash,
-      selectedClusters: placement.clusters,
-      updated: outcome.versions,
-    });
+    if (overridesError !== undefined && placement.clusters.size > 0) {
+      event('Warning', 'ApplyOverridesFailed', `Invalid overrides: ${overridesError}`);
+    }
+    const outcome = federatedOutcome(await this.#dispatcher.apply(work));
     // The version write never throws. It runs alongside the status write below: they are independent
     // objects, and waiting for one before starting the other cost a host round trip per reconcile.
-    const versionsWritten =
-      next.changed && fed.metadata.uid
-        ? this.#versions.write(
-            {
-              apiVersion: apiVersionOf(this.fedType),
-              kind: this.#opts.ftc.spec.federatedType.kind,
-              name: fed.metadata.name ?? '',
-              namespace: fed.metadata.namespace,
-              uid: fed.metadata.uid,
-            },
-            next.status,
-          )
-        : undefined;
+    const versionsWritten = versions.record(placement.clusters, outcome.versions);
 
     // Versions are recorded even when a member cache is still loading: otherwise the next look would
     // write the same objects to the other members again.
@@ -502,7 +495,7 @@ export class SyncController {
     fed: FederatedObject,
     input: {
       reason: string;
-      outcome: PropagationOutcome;
+      outcome: FederatedOutcome;
       aggregate: ReturnType<typeof aggregateWorkloadStatus>;
     },
   ): Promise<ReconcileResult | undefined> {
@@ -551,6 +544,16 @@ export class SyncController {
     return retry(new Error('status update kept conflicting'));
   }
 
+  #versionOwner(fed: FederatedObject) {
+    return {
+      apiVersion: apiVersionOf(this.fedType),
+      kind: this.#opts.ftc.spec.federatedType.kind,
+      name: fed.metadata.name ?? '',
+      namespace: fed.metadata.namespace,
+      uid: fed.metadata.uid ?? '',
+    };
+  }
+
   async #ensureDeletion(
     fed: FederatedObject,
     name: string,
@@ -560,109 +563,81 @@ export class SyncController {
     if (!(fed.metadata.finalizers ?? []).includes(SYNC_FINALIZER)) return ok();
     const event = this.#event(fed);
     const placement = this.#placement(fed);
-    // A placement that cannot be computed must not block deletion: consider every cluster.
-    const clusters =
-      placement.reason === AggregateReason.ComputePlacementFailed
-        ? new Set(this.#opts.members.registry.list().map((c) => c.metadata.name ?? ''))
-        : placement.clusters;
-    const deletedAt = Date.parse(fed.metadata.deletionTimestamp ?? '');
-    const waitedMs = Number.isFinite(deletedAt) ? Date.now() - deletedAt : 0;
-    const abandon = waitedMs >= this.#opts.deletionTimeoutMs;
-    const req = {
-      name,
-      namespace,
+    const timing = deletionTiming(fed.metadata.deletionTimestamp, Date.now(), this.#opts.deletionTimeoutMs);
+    const req: DeletionRequest = {
+      owner: federatedOwner(fed, this.#opts.ftc.spec.federatedType.kind),
+      objects: [federatedTarget(this.target, name, namespace)],
+      // A placement that cannot be computed must not block deletion: consider every cluster.
+      clusters:
+        placement.reason === AggregateReason.ComputePlacementFailed
+          ? new Set(this.#opts.members.registry.list().map((c) => c.metadata.name ?? ''))
+          : placement.clusters,
+      keep: keepHostNamespace(this.target, this.#isNamespaces() ? this.#hostNamespaceUid(name) : undefined),
       event,
-      hostNamespaceUid: this.#isNamespaces() ? this.#hostNamespaceUid(name) : undefined,
     };
 
     const orphan = fed.metadata.annotations?.[ORPHAN_ANNOTATION] === 'true';
-    let outcome: Awaited<ReturnType<PropagationEngine['orphan']>>;
-    let options: DeleteOptions | undefined;
-    if (orphan) {
-      outcome = await this.#engine.orphan(req, clusters, abandon);
-    } else {
-      const raw = fed.metadata.annotations?.[DELETE_OPTION_ANNOTATION];
-      if (raw) {
-        try {
-          options = pickDeleteOptions(JSON.parse(raw));
-        } catch (e) {
-          // KubeFed retried a bad value forever; deleting with default options cannot hang.
-          event(
-            'Warning',
-            'InvalidDeleteOptions',
-            `Ignoring annotation ${DELETE_OPTION_ANNOTATION}: ${errorMessage(e)}`,
-          );
-        }
-      }
-      // Members that are not ready are not waited for: their deletion is recorded below.
-      outcome = await this.#engine.deleteFromMembers(req, clusters, options, abandon, true);
-    }
-    const untilBound = this.#opts.deletionTimeoutMs - waitedMs;
-    const recheckMs = Math.max(1000, Math.min(DELETION_RECHECK_MS, untilBound));
-    if (outcome.errors.length > 0) {
-      // A ready member refused: retried with backoff; the bound is for members that are gone, not for these.
-      return retry(new ReportedFailure(`deleting from members failed: ${outcome.errors.join('; ')}`));
-    }
-    if (outcome.waiting.length > 0) {
-      this.#log.info({ object: objectKey(fed), waiting: outcome.waiting }, 'deletion is waiting for members');
-      // Reconsider no later than the deletion bound, when unready members are given up on.
-      return requeueAfter(recheckMs);
-    }
-    if (outcome.remaining.length > 0) {
-      event(
-        'Normal',
-        'WaitForRemovalInCluster',
-        `Waiting for managed resources to be removed from the following clusters: ${outcome.remaining.join(', ')}`,
-      );
-      return requeueAfter(DELETION_RECHECK_MS);
+    const options = orphan ? undefined : this.#deleteOptions(fed, event);
+    const outcome = orphan
+      ? await this.#dispatcher.release(req, timing.abandon)
+      : // Members that are not ready are not waited for: their deletion is recorded below.
+        await this.#dispatcher.remove(req, {
+          deleteOptions: options,
+          abandonUnready: timing.abandon,
+          deferUnready: true,
+        });
+    const next = afterMembers(outcome, timing, orphan);
+    switch (next.kind) {
+      case 'retry':
+        return retry(new ReportedFailure(next.message));
+      case 'wait':
+        this.#log.info({ object: objectKey(fed), waiting: next.waiting }, 'deletion is waiting for members');
+        return requeueAfter(next.ms);
+      case 'waitForRemoval':
+        event('Normal', 'WaitForRemovalInCluster', next.message);
+        return requeueAfter(next.ms);
+      case 'release':
+      case 'verify':
+        break;
     }
     /** Cluster → the record of the deletion it still owes (deletion only; orphaning leaves copies anyway). */
     let records = new Map<string, string>();
-    if (!orphan) {
-      const left = await this.#engine.verifyDeleted(
+    let deferred = new Map<string, string>();
+    let abandoned = outcome.abandoned;
+    if (next.kind === 'verify') {
+      const left = await this.#dispatcher.verifyRemoved(
         req,
-        clusters,
         new Set([...outcome.abandoned, ...outcome.deferred]),
       );
-      const gone = left.filter((c) => !this.#opts.members.registry.isReady(c));
-      if (left.length > gone.length) return requeueAfter(recheckMs);
-      outcome.deferred.push(...gone.filter((c) => !outcome.deferred.includes(c)));
+      const verified = afterVerify(left, (c) => this.#opts.members.registry.isReady(c), outcome, timing);
+      if (verified.kind === 'wait') return requeueAfter(verified.ms);
       // Recorded before the finalizer goes, so a crash in between loses nothing: the object is still
       // there to be finalized again, and writing the same record twice is a no-op.
       try {
-        records = await this.#recordPendingDeletions(
-          fed,
-          name,
-          namespace,
-          [...outcome.deferred, ...outcome.abandoned],
-          options,
-        );
+        records = await this.#recordPendingDeletions(fed, name, namespace, verified.owed, options);
+        deferred = new Map([...records].filter(([c]) => !abandoned.includes(c)));
       } catch (e) {
-        if (!abandon)
+        if (!timing.abandon)
           return retry(new Error(`recording pending member deletions failed: ${errorMessage(e)}`));
         // Never worse than without records: past the bound the object is released all the same.
         this.#log.warn({ object: objectKey(fed), err: errorMessage(e) }, 'cannot record pending deletions');
-        outcome.abandoned.push(...outcome.deferred);
-        outcome.deferred = [];
+        abandoned = verified.owed;
       }
-      for (const cluster of outcome.deferred.sort()) {
-        const msg =
-          `Cluster "${cluster}" is not ready: deleting its copy is pending (ConfigMap ` +
-          `${this.#opts.namespace}/${records.get(cluster)}) and is carried out when it is ready again`;
-        event('Warning', 'DeletionPending', msg);
+      for (const cluster of [...deferred.keys()].sort()) {
         this.#log.info({ object: objectKey(fed), cluster }, 'member deletion left pending');
       }
     }
-    if (outcome.abandoned.length > 0) {
-      const owed = outcome.abandoned.sort();
-      const msg =
-        `Released after waiting ${Math.round(waitedMs / 1000)}s for clusters that cannot be read: ` +
-        `${owed.join(', ')}; ` +
-        (owed.every((c) => records.has(c))
-          ? 'deleting their copies is pending and is carried out once they can be read'
-          : 'they may still hold a copy of the object');
-      event('Warning', 'DeletionAbandoned', msg);
-      this.#log.warn({ object: objectKey(fed), clusters: owed }, msg);
+    for (const e of releaseEvents({
+      deferred,
+      abandoned,
+      records,
+      kubefedNamespace: this.#opts.namespace,
+      waitedMs: timing.waitedMs,
+    })) {
+      event(e.type, e.reason, e.message);
+      if (e.reason === 'DeletionAbandoned') {
+        this.#log.warn({ object: objectKey(fed), clusters: [...abandoned].sort() }, e.message);
+      }
     }
     try {
       await this.#client.patch(
@@ -680,6 +655,23 @@ export class SyncController {
       return afterWriteError(e);
     }
     return ok();
+  }
+
+  /** The annotation's delete options; a bad value is reported and ignored. */
+  #deleteOptions(fed: FederatedObject, event: EventSink): DeleteOptions | undefined {
+    const raw = fed.metadata.annotations?.[DELETE_OPTION_ANNOTATION];
+    if (!raw) return undefined;
+    try {
+      return pickDeleteOptions(JSON.parse(raw));
+    } catch (e) {
+      // KubeFed retried a bad value forever; deleting with default options cannot hang.
+      event(
+        'Warning',
+        'InvalidDeleteOptions',
+        `Ignoring annotation ${DELETE_OPTION_ANNOTATION}: ${errorMessage(e)}`,
+      );
+      return undefined;
+    }
   }
 
   /** Writes one pending-deletion record per cluster; returns cluster → record name. Throws on failure. */
@@ -708,7 +700,7 @@ export class SyncController {
           federated: { ...this.fedType, kind: this.#opts.ftc.spec.federatedType.kind },
           federatedNamespace: fed.metadata.namespace,
           federatedUid: fed.metadata.uid ?? '',
-          memberUid: this.#engine.lastKnownUid(cluster, key),
+          memberUid: this.#memberCache?.lastSeen(cluster, key)?.metadata.uid,
           deletedAt: fed.metadata.deletionTimestamp ?? new Date().toISOString(),
           deleteOptions,
         };

@@ -16,11 +16,27 @@ import {
   type KubeObject,
   type ResourceType,
 } from '../../kube/client/index.ts';
-import type { PropagatedVersionStatus } from '../../propagation/versions.ts';
+import {
+  nextPropagatedVersion,
+  overridesHash,
+  type PropagatedVersionStatus,
+  recordedVersions,
+  templateHash,
+} from '../../propagation/versions.ts';
 import { type Logger, silentLogger } from '../../runtime/logger.ts';
 import { sleep } from '../../util/backoff.ts';
 
 type VersionObject = KubeObject & { status?: PropagatedVersionStatus };
+
+export interface VersionRound {
+  /** Cluster → the member object's version when this template and these overrides were last applied. */
+  recorded: ReadonlyMap<string, string>;
+  /** Records the versions written (or found up to date) this round; '' means the member copy was deleted. */
+  record(
+    selectedClusters: ReadonlySet<string>,
+    updated: ReadonlyMap<string, string>,
+  ): Promise<void> | undefined;
+}
 
 export interface VersionOwner {
   apiVersion: string;
@@ -87,6 +103,30 @@ export class VersionStore {
 
   forget(objectName: string, namespace: string | undefined): void {
     this.#cache.delete(this.#key(objectName, namespace));
+  }
+
+  /**
+   * The member versions recorded for this template and these overrides, and how to record this round's
+   * (KubeFed's pkg/controller/sync/version/manager.go: Get before propagating, Update after). `record`
+   * returns undefined when nothing changed; its write never throws.
+   */
+  round(owner: VersionOwner, spec: { template: unknown; overrides: unknown }): VersionRound {
+    const templateVersion = templateHash(spec.template);
+    const overridesVersion = overridesHash(spec.overrides);
+    const stored = this.get(owner.name, owner.namespace);
+    return {
+      recorded: recordedVersions(stored, templateVersion, overridesVersion),
+      record: (selectedClusters, updated) => {
+        const next = nextPropagatedVersion({
+          stored,
+          templateVersion,
+          overridesVersion,
+          selectedClusters,
+          updated,
+        });
+        return next.changed && owner.uid ? this.write(owner, next.status) : undefined;
+      },
+    };
   }
 
   /** Writes `status` for the owner; failures are logged, never thrown (KubeFed only logs them too). */

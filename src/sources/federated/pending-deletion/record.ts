@@ -2,7 +2,7 @@
 // (pure: naming, encoding, decoding). See docs/propagation.md "Deletion".
 
 import { createHash } from 'node:crypto';
-import type { DeleteOptions } from '../../../engine/engine.ts';
+import type { DeleteOptions } from '../../../engine/applier.ts';
 import type { KubeObject, ResourceType } from '../../../kube/client/index.ts';
 
 /** Label on every pending-deletion ConfigMap (kubefed-ts): what the controller lists and watches. */
