@@ -46,8 +46,12 @@ export function ownershipOf(live: KubeObject, owner: WorkOwner): Ownership {
   return holder === mine ? { kind: 'ours' } : { kind: 'other', owner: holder };
 }
 
-/** Marks an object to write as `owner`'s (in place): Federated<Kind> objects stay as KubeFed writes them. */
+/**
+ * Marks an object to write as `owner`'s (in place): the managed label (whatever the source rendered), and for
+ * sources other than Federated<Kind> the owner annotation; Federated<Kind> objects stay as KubeFed writes them.
+ */
 export function stampOwner(obj: KubeObject, owner: WorkOwner): void {
+  obj.metadata.labels = { ...(obj.metadata.labels ?? {}), [MANAGED_LABEL]: 'true' };
   if (owner.source === FEDERATED_SOURCE) {
     if (obj.metadata.annotations?.[OWNER_ANNOTATION] === undefined) return;
     const { [OWNER_ANNOTATION]: _, ...rest } = obj.metadata.annotations;
