@@ -36,7 +36,13 @@ export function checkoutBaseline(rev: string, repoRoot = REPO_ROOT): BaselineTre
   } catch {
     throw new BenchUsageError(`--baseline ${rev}: not a commit of ${repoRoot}`);
   }
-  const lock = (tree: string) => git(['show', `${tree}:package-lock.json`], repoRoot);
+  const lock = (tree: string) => {
+    try {
+      return git(['show', `${tree}:package-lock.json`], repoRoot);
+    } catch {
+      return undefined; // no package-lock.json at that commit
+    }
+  };
   if (lock(commit) !== readFileSync(join(repoRoot, 'package-lock.json'), 'utf8').trim())
     throw new BenchUsageError(
       `--baseline ${rev}: its package-lock.json differs from this tree's, so it cannot run on this node_modules`,

@@ -538,7 +538,7 @@ async function measureSystem(bench: Bench, sys: SystemUnderTest): Promise<System
 async function prepareHost(bench: Bench, sys: SystemUnderTest, ns: string): Promise<void> {
   const { opts, host } = bench;
   await resetControlPlane(host, bench.timeoutMs);
-  await sys.install(host);
+  await sys.install(host, bench.fed.host.api.restConfig);
   const spec = defaultKubeFedConfigSpec({ scope: 'Cluster' });
   spec.syncController.maxConcurrentReconciles = opts.syncWorkers ?? sys.defaultSyncWorkers;
   await host.create(KubeFedConfigType, {

@@ -7,6 +7,7 @@ import { parseAllDocuments } from 'yaml';
 import { FederatedTypeConfigType } from '../src/api/core/v1beta1/index.ts';
 import { applyCrds, ensureNamespace } from '../src/install/control-plane.ts';
 import { isAlreadyExists, type KubeClient, type KubeObject } from '../src/kube/client/index.ts';
+import type { RestConfig } from '../src/kube/kubeconfig/index.ts';
 import { REPO_ROOT } from '../src/paths.ts';
 import { kubefedDir } from '../src/testing/binaries.ts';
 import { startKubefedControllerManager } from '../src/testing/controller-manager-process.ts';
@@ -37,8 +38,11 @@ export interface SystemUnderTest {
    * without setting it): kubefed-ts's defaulting, KubeFed v0.10's webhook default.
    */
   defaultSyncWorkers: number;
-  /** CRDs and FTCs in the host (replacing whatever the other system left). */
-  install(host: KubeClient): Promise<void>;
+  /**
+   * CRDs and FTCs in the host (replacing whatever the other system left); restConfig for an installer that
+   * brings its own client.
+   */
+  install(host: KubeClient, restConfig: RestConfig): Promise<void>;
   /** args: flags both controller managers share (--rest-config-qps, --rest-config-burst). */
   start(opts: {
     kubeconfig: string;
@@ -63,12 +67,22 @@ export async function kubefedTsFrom(tree: {
   const controlPlane: typeof import('../src/install/control-plane.ts') = await import(
     module('src/install/control-plane.ts')
   );
+  const kube: typeof import('../src/kube/client/index.ts') = await import(module('src/kube/client/index.ts'));
   return {
     id: tree.id,
     label: tree.label,
     defaultSyncWorkers: config.KUBEFED_CONFIG_DEFAULTS.syncController.maxConcurrentReconciles,
-    async install(host) {
-      await controlPlane.installControlPlane(host, KUBEFED_NAMESPACE, { defaultTypes: true });
+    async install(_host, restConfig) {
+      // The tree's own client: its installer recognises only its own ApiError (AlreadyExists, NotFound).
+      const client = new kube.KubeClient(restConfig, {
+        name: `${tree.label}-install`,
+        userAgent: 'kubefed-ts-bench',
+      });
+      try {
+        await controlPlane.installControlPlane(client, KUBEFED_NAMESPACE, { defaultTypes: true });
+      } finally {
+        await client.close();
+      }
     },
     async start({ kubeconfig, dir, cpuProfDir, args }) {
       const logFile = join(dir, `${tree.label}-controller-manager.log`);
