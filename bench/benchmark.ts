@@ -1,9 +1,11 @@
 // The benchmark itself: one federation of real apiservers; the ceiling, then each system in turn on the
-// same clusters, with everything the previous phase left removed in between. Only one controller runs
-// at a time, and the benchmark's own clients only read (watches) while a controller is measured.
+// same clusters (kubefed-ts, optionally kubefed-ts at a baseline commit, KubeFed), with everything the
+// previous phase left removed in between. Only one controller runs at a time, and the benchmark's own
+// clients only read (watches) while a controller is measured.
 import { execFileSync } from 'node:child_process';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { PropagatedVersionType } from '../src/api/core/v1alpha1/index.ts';
 import {
   API_VERSION,
   FederatedTypeConfigType,
@@ -24,25 +26,48 @@ import {
   resourcePath,
   withQuery,
 } from '../src/kube/client/index.ts';
+import { MANAGED_LABEL } from '../src/propagation/constants.ts';
 import { type Federation, startFederation } from '../src/testing/federation.ts';
 import { parsePrometheusText, value } from '../src/testing/prometheus.ts';
+import { sleep } from '../src/util/backoff.ts';
+import { BenchUsageError } from './args.ts';
+import { type BaselineTree, checkoutBaseline } from './baseline.ts';
 import {
   CpuAccount,
   MemberTracker,
+  type ProcSample,
   pidsWithArg,
   procSample,
   quantile,
   scrapeWrites,
   writesBetween,
 } from './measure.ts';
-import { KUBEFED_NAMESPACE, type RunningController, SYSTEMS, type SystemId } from './systems.ts';
-import { type BenchKind, federatedObject, KINDS, memberObject, objectName } from './workload.ts';
+import {
+  KUBEFED_NAMESPACE,
+  kubefedGo,
+  kubefedTs,
+  kubefedTsFrom,
+  type RunningController,
+  type SystemId,
+  type SystemUnderTest,
+} from './systems.ts';
+import {
+  type BenchKind,
+  FED_API,
+  FEDERATED_NAMESPACES,
+  federatedObject,
+  KINDS,
+  memberObject,
+  objectName,
+} from './workload.ts';
 
 export interface BenchOptions {
   members: number;
   objects: number;
   kinds: Array<BenchKind['id']>;
   systems: SystemId[];
+  /** The git revision the `baseline` system checks out (kubefed-ts before a change). */
+  baseline?: string;
   idleSeconds: number;
   updateSamples: number;
   ceilingConcurrency: number[];
@@ -129,29 +154,15 @@ export interface BenchReport {
   machine: MachineFacts;
   ceiling: CeilingResult[];
   systems: SystemResult[];
+  /** Which commit the `baseline` system ran, when it ran. */
+  baseline?: { rev: string; commit: string; label: string };
   wallSeconds: number;
 }
 
-const MANAGED = 'kubefed.io/managed=true';
 /** Member write counters that belong to propagation (the same resources for both systems). */
 const MEMBER_RESOURCES = new Set(['configmaps', 'apps/deployments', 'namespaces']);
 const HOST_RESOURCES = (r: string) =>
   r.startsWith('types.kubefed.io/') || r === 'core.kubefed.io/propagatedversions';
-
-const FNS: ResourceType = {
-  group: 'types.kubefed.io',
-  version: 'v1beta1',
-  plural: 'federatednamespaces',
-  namespaced: true,
-  kind: 'FederatedNamespace',
-};
-const PROPAGATED_VERSIONS: ResourceType = {
-  group: 'core.kubefed.io',
-  version: 'v1alpha1',
-  plural: 'propagatedversions',
-  namespaced: true,
-  kind: 'PropagatedVersion',
-};
 
 /** Runs fn over items with at most n in flight. */
 async function pool<T>(items: T[], n: number, fn: (item: T) => Promise<void>): Promise<void> {
@@ -162,8 +173,6 @@ async function pool<T>(items: T[], n: number, fn: (item: T) => Promise<void>): P
     }),
   );
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function fastClient(fed: Federation, name: string, connections = 32): KubeClient {
   return new KubeClient(fed.cluster(name).api.restConfig, {
@@ -221,45 +230,93 @@ function machineFacts(kubernetes: string): MachineFacts {
   };
 }
 
+/** What every phase of one run shares: the options, the federation and the benchmark's own clients. */
+interface Bench {
+  opts: BenchOptions;
+  fed: Federation;
+  host: KubeClient;
+  members: Member[];
+  kinds: BenchKind[];
+  /** The host/member apiservers', etcd's and the benchmark's own pids, for the CPU split. */
+  processes: Record<string, number[]>;
+  timeoutMs: number;
+}
+
+type Member = { name: string; client: KubeClient };
+
 export async function runBenchmark(opts: BenchOptions): Promise<BenchReport> {
   const started = Date.now();
   const log = opts.log;
-  log(`starting a federation: host + ${opts.members} members`);
-  const fed = await startFederation({ members: opts.members, dir: opts.dir, keep: opts.keep });
-  const clients: KubeClient[] = [];
-  const mk = (name: string, connections?: number) => {
-    const c = fastClient(fed, name, connections);
-    clients.push(c);
-    return c;
-  };
+  if (opts.systems.includes('baseline') && opts.baseline === undefined)
+    throw new BenchUsageError('the baseline system needs a git revision (--baseline <git-rev>)');
+  const baseline =
+    opts.baseline !== undefined && opts.systems.includes('baseline')
+      ? checkoutBaseline(opts.baseline)
+      : undefined;
   try {
-    const host = mk(fed.host.name, 64);
-    const members = fed.members.map((m) => ({ name: m.name, client: mk(m.name, 160) }));
-    const version = await host.request<{ gitVersion: string }>('GET', '/version');
-    const machine = machineFacts(version.gitVersion);
-    const { log: _log, ...options } = opts;
-    const report: BenchReport = { options, machine, ceiling: [], systems: [], wallSeconds: 0 };
-    const kinds = opts.kinds.map((k) => KINDS[k]);
-    const processes = {
-      hostApiserver: pidsWithArg(`--secure-port=${fed.host.api.port}`),
-      memberApiservers: fed.members.flatMap((m) => pidsWithArg(`--secure-port=${m.api.port}`)),
-      etcd: pidsWithArg(`--data-dir=${join(fed.dir, 'etcd', 'data')}`),
-      bench: [process.pid],
+    if (baseline) log(`baseline ${baseline.label}: ${baseline.commit} checked out in ${baseline.root}`);
+    const systems = await systemsUnderTest(opts.systems, baseline);
+    log(`starting a federation: host + ${opts.members} members`);
+    const fed = await startFederation({ members: opts.members, dir: opts.dir, keep: opts.keep });
+    const clients: KubeClient[] = [];
+    const mk = (name: string, connections?: number) => {
+      const c = fastClient(fed, name, connections);
+      clients.push(c);
+      return c;
     };
+    try {
+      const host = mk(fed.host.name, 64);
+      const members = fed.members.map((m) => ({ name: m.name, client: mk(m.name, 160) }));
+      const version = await host.request<{ gitVersion: string }>('GET', '/version');
+      const machine = machineFacts(version.gitVersion);
+      const { log: _log, ...options } = opts;
+      const report: BenchReport = { options, machine, ceiling: [], systems: [], wallSeconds: 0 };
+      if (baseline) report.baseline = { rev: baseline.rev, commit: baseline.commit, label: baseline.label };
+      const bench: Bench = {
+        opts,
+        fed,
+        host,
+        members,
+        kinds: opts.kinds.map((k) => KINDS[k]),
+        processes: {
+          hostApiserver: pidsWithArg(`--secure-port=${fed.host.api.port}`),
+          memberApiservers: fed.members.flatMap((m) => pidsWithArg(`--secure-port=${m.api.port}`)),
+          etcd: pidsWithArg(`--data-dir=${join(fed.dir, 'etcd', 'data')}`),
+          bench: [process.pid],
+        },
+        timeoutMs: opts.timeoutSeconds * 1000,
+      };
 
-    for (const kind of kinds)
-      report.ceiling.push(await ceiling(opts, members, kind, new CpuAccount(processes)));
+      for (const kind of bench.kinds)
+        report.ceiling.push(await ceiling(opts, members, kind, new CpuAccount(bench.processes)));
 
-    for (const id of opts.systems) {
-      report.systems.push(await measureSystem(opts, fed, host, members, id, kinds, processes));
+      for (const sys of systems) report.systems.push(await measureSystem(bench, sys));
+      machine.loadAfter = loadavg();
+      report.wallSeconds = (Date.now() - started) / 1000;
+      return report;
+    } finally {
+      await Promise.all(clients.map((c) => c.close()));
+      await fed.stop();
     }
-    machine.loadAfter = loadavg();
-    report.wallSeconds = (Date.now() - started) / 1000;
-    return report;
   } finally {
-    await Promise.all(clients.map((c) => c.close()));
-    await fed.stop();
+    if (baseline) {
+      log(`removing the baseline worktree ${baseline.root}`);
+      baseline.remove();
+    }
   }
+}
+
+async function systemsUnderTest(
+  ids: SystemId[],
+  baseline: BaselineTree | undefined,
+): Promise<SystemUnderTest[]> {
+  const systems: SystemUnderTest[] = [];
+  for (const id of ids) {
+    if (id === 'kubefed-ts') systems.push(await kubefedTs());
+    else if (id === 'kubefed') systems.push(kubefedGo);
+    else if (baseline) systems.push(await kubefedTsFrom({ root: baseline.root, id, label: baseline.label }));
+  }
+  return systems;
 }
 
 /** The physical limit: the same N × members creates, done directly by a client at several concurrencies. */
@@ -323,9 +380,11 @@ async function resetControlPlane(host: KubeClient, timeoutMs: number): Promise<v
     }
   }
   await ignoreNotFound(
-    host.delete(CONFIGMAPS, 'kubefed-controller-manager', { namespace: KUBEFED_NAMESPACE }),
+    host.delete(CoreTypes.configMaps, 'kubefed-controller-manager', { namespace: KUBEFED_NAMESPACE }),
   );
-  await ignoreNotFound(host.delete(LEASES, 'kubefed-controller-manager', { namespace: KUBEFED_NAMESPACE }));
+  await ignoreNotFound(
+    host.delete(CoreTypes.leases, 'kubefed-controller-manager', { namespace: KUBEFED_NAMESPACE }),
+  );
 }
 
 /**
@@ -358,21 +417,6 @@ async function deleteAll(c: KubeClient, t: ResourceType, ns: string, timeoutMs: 
   );
 }
 
-const CONFIGMAPS: ResourceType = {
-  group: '',
-  version: 'v1',
-  plural: 'configmaps',
-  namespaced: true,
-  kind: 'ConfigMap',
-};
-const LEASES: ResourceType = {
-  group: 'coordination.k8s.io',
-  version: 'v1',
-  plural: 'leases',
-  namespaced: true,
-  kind: 'Lease',
-};
-
 /** Registers the members the way `kubefedctl join` would leave them: a token Secret and a KubeFedCluster. */
 async function registerMembers(fed: Federation, host: KubeClient): Promise<void> {
   for (const m of fed.members) {
@@ -397,40 +441,14 @@ async function registerMembers(fed: Federation, host: KubeClient): Promise<void>
   }
 }
 
-async function measureSystem(
-  opts: BenchOptions,
-  fed: Federation,
-  host: KubeClient,
-  members: Array<{ name: string; client: KubeClient }>,
-  id: SystemId,
-  kinds: BenchKind[],
-  processes: Record<string, number[]>,
-): Promise<SystemResult> {
-  const sys = SYSTEMS[id];
+/** One system from nothing: install, start, cold propagation, update latency, the idle window; then cleanup. */
+async function measureSystem(bench: Bench, sys: SystemUnderTest): Promise<SystemResult> {
+  const { opts, host, members, kinds, timeoutMs } = bench;
   const log = (m: string) => opts.log(`${sys.label}: ${m}`);
-  const timeoutMs = opts.timeoutSeconds * 1000;
-  const clusterNames = members.map((m) => m.name);
-  const ns = `bench-${id}`;
+  const ns = `bench-${sys.id}`;
 
   log('installing CRDs and FederatedTypeConfigs');
-  await resetControlPlane(host, timeoutMs);
-  await sys.install(host);
-  const spec = defaultKubeFedConfigSpec({ scope: 'Cluster' });
-  spec.syncController.maxConcurrentReconciles = opts.syncWorkers ?? sys.defaultSyncWorkers;
-  await host.create(KubeFedConfigType, {
-    apiVersion: API_VERSION,
-    kind: KUBEFED_CONFIG_KIND,
-    metadata: { name: 'kubefed', namespace: KUBEFED_NAMESPACE },
-    spec,
-  } as KubeObject);
-  await registerMembers(fed, host);
-  await createNamespace(host, ns);
-  await host.create(FNS, {
-    apiVersion: 'types.kubefed.io/v1beta1',
-    kind: 'FederatedNamespace',
-    metadata: { name: ns, namespace: ns },
-    spec: { placement: { clusters: clusterNames.map((name) => ({ name })) } },
-  } as KubeObject);
+  await prepareHost(bench, sys, ns);
 
   const trackers = new Map<BenchKind['id'], MemberTracker>();
   const allKinds = kinds.some((k) => k.id === 'configmaps') ? kinds : [KINDS.configmaps, ...kinds];
@@ -445,124 +463,65 @@ async function measureSystem(
   try {
     log('starting the controller manager');
     const t0 = performance.now();
-    const args = [
-      ...(opts.restConfigQps ? [`--rest-config-qps=${opts.restConfigQps}`] : []),
-      ...(opts.restConfigBurst ? [`--rest-config-burst=${opts.restConfigBurst}`] : []),
-    ];
     controller = await sys.start({
-      kubeconfig: fed.kubeconfigPath,
-      dir: fed.dir,
+      kubeconfig: bench.fed.kubeconfigPath,
+      dir: bench.fed.dir,
       cpuProfDir: opts.cpuProfDir,
-      args,
+      args: [
+        ...(opts.restConfigQps ? [`--rest-config-qps=${opts.restConfigQps}`] : []),
+        ...(opts.restConfigBurst ? [`--rest-config-burst=${opts.restConfigBurst}`] : []),
+      ],
     });
     const pid = controller.pid;
     const cpuAtStart = procSample(pid).cpuSeconds;
-    const account = new CpuAccount({ controller: [pid], ...processes });
+    const account = new CpuAccount({ controller: [pid], ...bench.processes });
     await waitUntil(
       'the members to be Ready and the namespace propagated',
-      async () => {
-        const list = await host.list<
-          KubeObject & { status?: { conditions?: Array<{ type: string; status: string }> } }
-        >(KubeFedClusterType, { namespace: KUBEFED_NAMESPACE });
-        const ready = list.items.filter((c) =>
-          c.status?.conditions?.some((x) => x.type === 'Ready' && x.status === 'True'),
-        ).length;
-        if (ready < members.length) return false;
-        for (const m of members) {
-          const n = await m.client.get(CoreTypes.namespaces, ns).catch(() => undefined);
-          if (n?.metadata.labels?.['kubefed.io/managed'] !== 'true') return false;
-        }
-        return true;
-      },
+      () => ready(bench, ns),
       timeoutMs,
     );
     log(`ready after ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
-    const probe = { n: 0 };
-    const updateIdle = await updateLatency(opts, host, cmTracker, ns, clusterNames, probe, timeoutMs);
+    const probe = { tracker: cmTracker, ns, n: 0 };
+    const updateIdle = await updateLatency(bench, probe);
     log(
       `update latency at idle: p50 ${updateIdle.p50Ms.toFixed(0)} ms, p99 ${updateIdle.p99Ms.toFixed(0)} ms`,
     );
 
     const cold: SystemResult['cold'] = {};
-    for (const kind of kinds) {
-      const tracker = trackers.get(kind.id) as MemberTracker;
-      const expected = opts.objects * members.length;
-      const prefix = objectName(kind, 0).split('-')[0] as string;
-      const ours = (n: string) => n.startsWith(`${prefix}-`);
-      const start = performance.now();
-      const before = account.sample();
-      await pool(
-        Array.from({ length: opts.objects }, (_, i) => i),
-        32,
-        async (i) => {
-          await host.create(kind.fedType, federatedObject(kind, ns, objectName(kind, i), i, clusterNames));
-        },
-      );
-      log(
-        `${kind.id}: ${opts.objects} federated objects created in ${((performance.now() - start) / 1000).toFixed(1)} s`,
-      );
-      let lastLog = performance.now();
-      await tracker.until(
-        `${expected} ${kind.id} in the members`,
-        () => {
-          const n = tracker.count(ours);
-          if (performance.now() - lastLog > 10_000) {
-            lastLog = performance.now();
-            log(`${kind.id}: ${n}/${expected} in the members`);
-          }
-          return n >= expected;
-        },
-        timeoutMs,
-      );
-      const seconds = (performance.now() - start) / 1000;
-      const after = account.sample();
-      const cpu = Object.fromEntries(Object.keys(after).map((k) => [k, (after[k] ?? 0) - (before[k] ?? 0)]));
-      const arrived = tracker.count(ours);
-      cold[kind.id] = { seconds, objectsPerSecond: expected / seconds, arrived, expected, cpu };
-      log(
-        `${kind.id}: ${arrived}/${expected} propagated in ${seconds.toFixed(2)} s (${(expected / seconds).toFixed(0)}/s)`,
-      );
-    }
+    for (const kind of kinds)
+      cold[kind.id] = await coldPropagation(bench, {
+        kind,
+        tracker: trackers.get(kind.id) as MemberTracker,
+        ns,
+        account,
+        log,
+      });
 
-    const updateLoaded = await updateLatency(opts, host, cmTracker, ns, clusterNames, probe, timeoutMs);
+    const updateLoaded = await updateLatency(bench, probe);
     log(
       `update latency with N federated: p50 ${updateLoaded.p50Ms.toFixed(0)} ms, p99 ${updateLoaded.p99Ms.toFixed(0)} ms`,
     );
 
     await settle(host, log, Math.min(timeoutMs, 180_000));
-    const memberBefore = await Promise.all(members.map((m) => scrapeWrites(m.client)));
-    const hostBefore = await scrapeWrites(host);
-    const cpuBefore = procSample(pid).cpuSeconds;
-    log(`idle for ${opts.idleSeconds} s`);
-    await sleep(opts.idleSeconds * 1000);
-    const end = procSample(pid);
-    const heapBytes = await scrapeGauge(controller.metricsUrl, controller.heapMetric);
-    const memberAfter = await Promise.all(members.map((m) => scrapeWrites(m.client)));
-    const hostAfter = await scrapeWrites(host);
-    const memberWrites = memberAfter.reduce(
-      (sum, after, i) =>
-        sum + writesBetween(memberBefore[i] as Map<string, number>, after, (r) => MEMBER_RESOURCES.has(r)),
-      0,
-    );
-    const hostWrites = writesBetween(hostBefore, hostAfter, HOST_RESOURCES);
+    const idle = await idleWindow(bench, controller, log);
     const result: SystemResult = {
-      system: id,
+      system: sys.id,
       label: sys.label,
       cold,
       updateIdle,
       updateLoaded,
-      memberWrites,
-      hostWrites,
+      memberWrites: idle.memberWrites,
+      hostWrites: idle.hostWrites,
       idleSeconds: opts.idleSeconds,
-      cpuSeconds: end.cpuSeconds - cpuBefore,
-      rssBytes: end.rssBytes,
-      heapBytes,
-      totalCpuSeconds: end.cpuSeconds - cpuAtStart,
+      cpuSeconds: idle.cpuSeconds,
+      rssBytes: idle.end.rssBytes,
+      heapBytes: idle.heapBytes,
+      totalCpuSeconds: idle.end.cpuSeconds - cpuAtStart,
     };
     log(
-      `idle: ${memberWrites} member writes, ${hostWrites} host writes, ${result.cpuSeconds.toFixed(2)} CPU s, ` +
-        `RSS ${(end.rssBytes / 2 ** 20).toFixed(0)} MiB`,
+      `idle: ${idle.memberWrites} member writes, ${idle.hostWrites} host writes, ${result.cpuSeconds.toFixed(2)} CPU s, ` +
+        `RSS ${(idle.end.rssBytes / 2 ** 20).toFixed(0)} MiB`,
     );
     return result;
   } finally {
@@ -573,6 +532,122 @@ async function measureSystem(
       log(`cleanup failed: ${errorMessage(e)}`),
     );
   }
+}
+
+/** The control plane as the system's users install it, plus the same KubeFedConfig, members and namespace. */
+async function prepareHost(bench: Bench, sys: SystemUnderTest, ns: string): Promise<void> {
+  const { opts, host } = bench;
+  await resetControlPlane(host, bench.timeoutMs);
+  await sys.install(host, bench.fed.host.api.restConfig);
+  const spec = defaultKubeFedConfigSpec({ scope: 'Cluster' });
+  spec.syncController.maxConcurrentReconciles = opts.syncWorkers ?? sys.defaultSyncWorkers;
+  await host.create(KubeFedConfigType, {
+    apiVersion: API_VERSION,
+    kind: KUBEFED_CONFIG_KIND,
+    metadata: { name: 'kubefed', namespace: KUBEFED_NAMESPACE },
+    spec,
+  } as KubeObject);
+  await registerMembers(bench.fed, host);
+  await createNamespace(host, ns);
+  await host.create(FEDERATED_NAMESPACES, {
+    apiVersion: FED_API,
+    kind: FEDERATED_NAMESPACES.kind,
+    metadata: { name: ns, namespace: ns },
+    spec: { placement: { clusters: bench.members.map(({ name }) => ({ name })) } },
+  } as KubeObject);
+}
+
+/** Every member Ready in the host, and the benchmark's namespace propagated to every member. */
+async function ready(bench: Bench, ns: string): Promise<boolean> {
+  const list = await bench.host.list<
+    KubeObject & { status?: { conditions?: Array<{ type: string; status: string }> } }
+  >(KubeFedClusterType, { namespace: KUBEFED_NAMESPACE });
+  const readyClusters = list.items.filter((c) =>
+    c.status?.conditions?.some((x) => x.type === 'Ready' && x.status === 'True'),
+  ).length;
+  if (readyClusters < bench.members.length) return false;
+  for (const m of bench.members) {
+    const n = await m.client.get(CoreTypes.namespaces, ns).catch(() => undefined);
+    if (n?.metadata.labels?.[MANAGED_LABEL] !== 'true') return false;
+  }
+  return true;
+}
+
+/** N federated objects of one kind created in one burst (32 in flight), timed until every member has them all. */
+async function coldPropagation(
+  bench: Bench,
+  phase: { kind: BenchKind; tracker: MemberTracker; ns: string; account: CpuAccount; log(m: string): void },
+): Promise<Throughput> {
+  const { opts, host } = bench;
+  const { kind, tracker, ns, account, log } = phase;
+  const clusterNames = bench.members.map((m) => m.name);
+  const expected = opts.objects * bench.members.length;
+  const prefix = objectName(kind, 0).split('-')[0] as string;
+  const ours = (n: string) => n.startsWith(`${prefix}-`);
+  const start = performance.now();
+  const before = account.sample();
+  await pool(
+    Array.from({ length: opts.objects }, (_, i) => i),
+    32,
+    async (i) => {
+      await host.create(kind.fedType, federatedObject(kind, ns, objectName(kind, i), i, clusterNames));
+    },
+  );
+  log(
+    `${kind.id}: ${opts.objects} federated objects created in ${((performance.now() - start) / 1000).toFixed(1)} s`,
+  );
+  let lastLog = performance.now();
+  await tracker.until(
+    `${expected} ${kind.id} in the members`,
+    () => {
+      const n = tracker.count(ours);
+      if (performance.now() - lastLog > 10_000) {
+        lastLog = performance.now();
+        log(`${kind.id}: ${n}/${expected} in the members`);
+      }
+      return n >= expected;
+    },
+    bench.timeoutMs,
+  );
+  const seconds = (performance.now() - start) / 1000;
+  const after = account.sample();
+  const cpu = Object.fromEntries(Object.keys(after).map((k) => [k, (after[k] ?? 0) - (before[k] ?? 0)]));
+  const arrived = tracker.count(ours);
+  log(
+    `${kind.id}: ${arrived}/${expected} propagated in ${seconds.toFixed(2)} s (${(expected / seconds).toFixed(0)}/s)`,
+  );
+  return { seconds, objectsPerSecond: expected / seconds, arrived, expected, cpu };
+}
+
+/** The steady state: writes counted by the apiservers themselves, the controller's CPU, RSS and heap. */
+async function idleWindow(
+  bench: Bench,
+  controller: RunningController,
+  log: (m: string) => void,
+): Promise<{
+  memberWrites: number;
+  hostWrites: number;
+  cpuSeconds: number;
+  end: ProcSample;
+  heapBytes?: number;
+}> {
+  const { host, members, opts } = bench;
+  const memberBefore = await Promise.all(members.map((m) => scrapeWrites(m.client)));
+  const hostBefore = await scrapeWrites(host);
+  const cpuBefore = procSample(controller.pid).cpuSeconds;
+  log(`idle for ${opts.idleSeconds} s`);
+  await sleep(opts.idleSeconds * 1000);
+  const end = procSample(controller.pid);
+  const heapBytes = await scrapeGauge(controller.metricsUrl, controller.heapMetric);
+  const memberAfter = await Promise.all(members.map((m) => scrapeWrites(m.client)));
+  const hostAfter = await scrapeWrites(host);
+  const memberWrites = memberAfter.reduce(
+    (sum, after, i) =>
+      sum + writesBetween(memberBefore[i] as Map<string, number>, after, (r) => MEMBER_RESOURCES.has(r)),
+    0,
+  );
+  const hostWrites = writesBetween(hostBefore, hostAfter, HOST_RESOURCES);
+  return { memberWrites, hostWrites, cpuSeconds: end.cpuSeconds - cpuBefore, end, heapBytes };
 }
 
 /** One unlabelled gauge from a Prometheus text endpoint; undefined when it cannot be read. */
@@ -607,16 +682,17 @@ async function settle(host: KubeClient, log: (m: string) => void, timeoutMs: num
   if (quiet < 2) log('host writes did not settle; measuring the idle window anyway');
 }
 
-/** Template change → visible in every member, for one FederatedConfigMap named `probe`. */
+/**
+ * Template change → visible in every member, for one FederatedConfigMap named `probe` (created on the first
+ * call; probe.n is the generation it carries, kept across calls).
+ */
 async function updateLatency(
-  opts: BenchOptions,
-  host: KubeClient,
-  tracker: MemberTracker,
-  ns: string,
-  clusters: string[],
-  probe: { n: number },
-  timeoutMs: number,
+  bench: Bench,
+  probe: { tracker: MemberTracker; ns: string; n: number },
 ): Promise<Latency> {
+  const { opts, host, timeoutMs } = bench;
+  const { tracker, ns } = probe;
+  const clusters = bench.members.map((m) => m.name);
   const kind = KINDS.configmaps;
   const isProbe = (n: string) => n === 'probe';
   if (probe.n === 0) {
@@ -657,15 +733,15 @@ async function cleanup(
   timeoutMs: number,
 ): Promise<void> {
   const fedTypes = [...new Set([KINDS.configmaps, ...kinds])].map((k) => k.fedType);
-  for (const t of [...fedTypes, FNS]) await deleteAll(host, t, ns, timeoutMs);
+  for (const t of [...fedTypes, FEDERATED_NAMESPACES]) await deleteAll(host, t, ns, timeoutMs);
   try {
-    await deleteCollection(host, PROPAGATED_VERSIONS, ns);
+    await deleteCollection(host, PropagatedVersionType, ns);
   } catch {
     // KubeFed's CRDs may not include it in this API version; nothing to delete then.
   }
   for (const m of members) {
     for (const k of [...new Set([KINDS.configmaps, ...kinds])]) {
-      await deleteCollection(m.client, k.target, ns, { labelSelector: MANAGED });
+      await deleteCollection(m.client, k.target, ns, { labelSelector: `${MANAGED_LABEL}=true` });
     }
   }
 }

@@ -1,12 +1,14 @@
-// The two controllers under test, each installed and started as its users would: its own CRDs and
+// The controllers under test, each installed and started as its users would: its own CRDs and
 // FederatedTypeConfigs in the host, its own controller-manager process against the host kubeconfig.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseAllDocuments } from 'yaml';
 import { FederatedTypeConfigType } from '../src/api/core/v1beta1/index.ts';
-import { KUBEFED_CONFIG_DEFAULTS } from '../src/config/index.ts';
-import { applyCrds, ensureNamespace, installControlPlane } from '../src/install/control-plane.ts';
+import { applyCrds, ensureNamespace } from '../src/install/control-plane.ts';
 import { isAlreadyExists, type KubeClient, type KubeObject } from '../src/kube/client/index.ts';
+import type { RestConfig } from '../src/kube/kubeconfig/index.ts';
+import { REPO_ROOT } from '../src/paths.ts';
 import { kubefedDir } from '../src/testing/binaries.ts';
 import { startKubefedControllerManager } from '../src/testing/controller-manager-process.ts';
 import { freePort, waitFor } from '../src/testing/ports.ts';
@@ -14,7 +16,8 @@ import { ManagedProcess } from '../src/testing/process.ts';
 
 export const KUBEFED_NAMESPACE = 'kube-federation-system';
 
-export type SystemId = 'kubefed-ts' | 'kubefed';
+/** `baseline`: kubefed-ts at another commit (--baseline <git-rev>), see baseline.ts. */
+export type SystemId = 'kubefed-ts' | 'kubefed' | 'baseline';
 
 export interface RunningController {
   pid: number;
@@ -35,8 +38,11 @@ export interface SystemUnderTest {
    * without setting it): kubefed-ts's defaulting, KubeFed v0.10's webhook default.
    */
   defaultSyncWorkers: number;
-  /** CRDs and FTCs in the host (replacing whatever the other system left). */
-  install(host: KubeClient): Promise<void>;
+  /**
+   * CRDs and FTCs in the host (replacing whatever the other system left); restConfig for an installer that
+   * brings its own client.
+   */
+  install(host: KubeClient, restConfig: RestConfig): Promise<void>;
   /** args: flags both controller managers share (--rest-config-qps, --rest-config-burst). */
   start(opts: {
     kubeconfig: string;
@@ -46,34 +52,66 @@ export interface SystemUnderTest {
   }): Promise<RunningController>;
 }
 
-export const kubefedTs: SystemUnderTest = {
-  id: 'kubefed-ts',
-  label: 'kubefed-ts',
-  defaultSyncWorkers: KUBEFED_CONFIG_DEFAULTS.syncController.maxConcurrentReconciles,
-  async install(host) {
-    await installControlPlane(host, KUBEFED_NAMESPACE, { defaultTypes: true });
-  },
-  async start({ kubeconfig, dir, cpuProfDir, args }) {
-    const logFile = join(dir, 'kubefed-ts-controller-manager.log');
-    const cm = await startKubefedControllerManager({
-      kubeconfig,
-      context: 'host',
-      namespace: KUBEFED_NAMESPACE,
-      logFile,
-      name: 'kubefed-ts-controller-manager',
-      args,
-      // Node's own profiler, written when the process exits: load it in Chrome DevTools or speedscope.
-      env: cpuProfDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${cpuProfDir}` } : {},
-    });
-    return {
-      pid: cm.process.child.pid ?? 0,
-      logFile,
-      stop: () => cm.process.stop(30_000),
-      metricsUrl: `${cm.metricsUrl}/metrics`,
-      heapMetric: 'nodejs_heap_size_used_bytes',
-    };
-  },
-};
+/**
+ * kubefed-ts as built from one source tree (this one, or a worktree of another commit for --baseline): that
+ * tree's own CRDs and default FTCs (its installControlPlane), its own KubeFedConfig default for sync workers,
+ * and its own `src/cmd/controller-manager.ts` as the process.
+ */
+export async function kubefedTsFrom(tree: {
+  root: string;
+  id: SystemId;
+  label: string;
+}): Promise<SystemUnderTest> {
+  const module = (path: string) => pathToFileURL(join(tree.root, path)).href;
+  const config: typeof import('../src/config/index.ts') = await import(module('src/config/index.ts'));
+  const controlPlane: typeof import('../src/install/control-plane.ts') = await import(
+    module('src/install/control-plane.ts')
+  );
+  const kube: typeof import('../src/kube/client/index.ts') = await import(module('src/kube/client/index.ts'));
+  return {
+    id: tree.id,
+    label: tree.label,
+    defaultSyncWorkers: config.KUBEFED_CONFIG_DEFAULTS.syncController.maxConcurrentReconciles,
+    async install(_host, restConfig) {
+      // The tree's own client: its installer recognises only its own ApiError (AlreadyExists, NotFound).
+      const client = new kube.KubeClient(restConfig, {
+        name: `${tree.label}-install`,
+        userAgent: 'kubefed-ts-bench',
+      });
+      try {
+        await controlPlane.installControlPlane(client, KUBEFED_NAMESPACE, { defaultTypes: true });
+      } finally {
+        await client.close();
+      }
+    },
+    async start({ kubeconfig, dir, cpuProfDir, args }) {
+      const logFile = join(dir, `${tree.label}-controller-manager.log`);
+      const cm = await startKubefedControllerManager({
+        root: tree.root,
+        cwd: tree.root,
+        kubeconfig,
+        context: 'host',
+        namespace: KUBEFED_NAMESPACE,
+        logFile,
+        name: `${tree.label}-controller-manager`,
+        args,
+        // Node's own profiler, written when the process exits: load it in Chrome DevTools or speedscope.
+        env: cpuProfDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${cpuProfDir}` } : {},
+      });
+      return {
+        pid: cm.process.child.pid ?? 0,
+        logFile,
+        stop: () => cm.process.stop(30_000),
+        metricsUrl: `${cm.metricsUrl}/metrics`,
+        heapMetric: 'nodejs_heap_size_used_bytes',
+      };
+    },
+  };
+}
+
+/** This tree's kubefed-ts. */
+export const kubefedTs = (): Promise<SystemUnderTest> =>
+  kubefedTsFrom({ root: REPO_ROOT, id: 'kubefed-ts', label: 'kubefed-ts' });
 
 function yamlDocs(file: string): KubeObject[] {
   return parseAllDocuments(readFileSync(file, 'utf8'))
@@ -138,5 +176,3 @@ export const kubefedGo: SystemUnderTest = {
     };
   },
 };
-
-export const SYSTEMS: Record<SystemId, SystemUnderTest> = { 'kubefed-ts': kubefedTs, kubefed: kubefedGo };

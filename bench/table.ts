@@ -1,4 +1,4 @@
-// The report as markdown: machine facts, then one table with both systems, the ceiling and the ratios.
+// The report as markdown: machine facts, then one table with every system, the ceiling and the ratios.
 
 import { KUBEFED_CONFIG_DEFAULTS } from '../src/config/index.ts';
 import { DEFAULT_REST_CONFIG_BURST, DEFAULT_REST_CONFIG_QPS } from '../src/controller-manager/main.ts';
@@ -43,11 +43,45 @@ function busy(t: Throughput | undefined, cores: number): number | undefined {
   return (100 * total) / (t.seconds * cores);
 }
 
+interface Column {
+  header: string;
+  cell(row: Row): string;
+}
+
+/**
+ * The table's columns: kubefed-ts, the baseline (when it ran) and KubeFed, the ceiling, then kubefed-ts's
+ * ratio to each of them. Without a baseline this is the table of every earlier report.
+ */
+function tableColumns(r: BenchReport): Column[] {
+  const result = (id: SystemResult['system']) => r.systems.find((s) => s.system === id);
+  const ts = result('kubefed-ts');
+  const base = result('baseline');
+  const kf = result('kubefed');
+  const value = (s: SystemResult | undefined, row: Row) => (s ? row.value(s) : undefined);
+  const system = (header: string, s: SystemResult | undefined): Column => ({
+    header,
+    cell: (row) => num(value(s, row), row.digits),
+  });
+  const ratioTo = (header: string, other: (row: Row) => number | string | undefined): Column => ({
+    header: `kubefed-ts ÷ ${header}`,
+    cell: (row) => (row.ratios ? ratio(value(ts, row), other(row)) : DASH),
+  });
+  const baseLabel = base?.label ?? r.baseline?.label ?? 'baseline';
+  return [
+    { header: 'Measurement', cell: (row) => row.label },
+    system('kubefed-ts', ts),
+    ...(base ? [system(baseLabel, base)] : []),
+    system('KubeFed v0.10.0', kf),
+    { header: 'ceiling (direct client)', cell: (row) => num(row.ceiling, row.digits) },
+    ...(base ? [ratioTo(baseLabel, (row) => value(base, row))] : []),
+    ratioTo('KubeFed', (row) => value(kf, row)),
+    ratioTo('ceiling', (row) => row.ceiling),
+  ];
+}
+
 export function renderReport(r: BenchReport, command?: string): string {
   const m = r.machine;
   const o = r.options;
-  const ts = r.systems.find((s) => s.system === 'kubefed-ts');
-  const kf = r.systems.find((s) => s.system === 'kubefed');
   const lines: string[] = [];
   if (command) lines.push(`Command: \`${command}\``, '');
   lines.push(
@@ -58,6 +92,12 @@ export function renderReport(r: BenchReport, command?: string): string {
     `- Federation: host + ${o.members} members; N = ${o.objects} objects per type; idle window ${o.idleSeconds} s; ` +
       `${o.updateSamples} update samples; sync workers ${o.syncWorkers ?? `each system's default (kubefed-ts ${KUBEFED_CONFIG_DEFAULTS.syncController.maxConcurrentReconciles}, KubeFed 1)`}; ` +
       `--rest-config-qps/burst ${o.restConfigQps !== undefined || o.restConfigBurst !== undefined ? `${o.restConfigQps ?? 'default'}/${o.restConfigBurst ?? 'default'}` : `each system's default (kubefed-ts ${DEFAULT_REST_CONFIG_QPS}/${DEFAULT_REST_CONFIG_BURST}, KubeFed 100/200)`}; wall time ${num(r.wallSeconds)} s`,
+    ...(r.baseline
+      ? [
+          `- Baseline: ${r.baseline.label} is commit ${r.baseline.commit} (\`--baseline ${r.baseline.rev}\`), ` +
+            'its own controller manager, CRDs and FTCs, measured in this run like kubefed-ts',
+        ]
+      : []),
     '',
   );
   const rows: Row[] = [];
@@ -155,19 +195,12 @@ export function renderReport(r: BenchReport, command?: string): string {
       ratios: true,
     },
   );
+  const columns = tableColumns(r);
   lines.push(
-    '| Measurement | kubefed-ts | KubeFed v0.10.0 | ceiling (direct client) | kubefed-ts ÷ KubeFed | kubefed-ts ÷ ceiling |',
-    '|---|---:|---:|---:|---:|---:|',
+    `| ${columns.map((c) => c.header).join(' | ')} |`,
+    `|${columns.map((_, i) => (i === 0 ? '---' : '---:')).join('|')}|`,
   );
-  for (const row of rows) {
-    const a = ts ? row.value(ts) : undefined;
-    const b = kf ? row.value(kf) : undefined;
-    lines.push(
-      `| ${row.label} | ${num(a, row.digits)} | ${num(b, row.digits)} | ${num(row.ceiling, row.digits)} | ${
-        row.ratios ? ratio(a, b) : DASH
-      } | ${row.ratios && row.ceiling !== undefined ? ratio(a, row.ceiling) : DASH} |`,
-    );
-  }
+  for (const row of rows) lines.push(`| ${columns.map((c) => c.cell(row)).join(' | ')} |`);
   const tried = r.ceiling
     .map(
       (c) =>

@@ -1,5 +1,5 @@
 // The objects the benchmark federates, and how to tell that a member holds the expected copy.
-import type { KubeObject, ResourceType } from '../src/kube/client/index.ts';
+import { CoreTypes, type KubeObject, type ResourceType } from '../src/kube/client/index.ts';
 
 export const FED_API = 'types.kubefed.io/v1beta1';
 
@@ -23,12 +23,15 @@ const fed = (plural: string, kind: string): ResourceType => ({
   kind,
 });
 
+/** The benchmark's namespace is federated with one of these, placed in every member. */
+export const FEDERATED_NAMESPACES = fed('federatednamespaces', 'FederatedNamespace');
+
 export const KINDS: Record<BenchKind['id'], BenchKind> = {
   configmaps: {
     id: 'configmaps',
     fedKind: 'FederatedConfigMap',
     fedType: fed('federatedconfigmaps', 'FederatedConfigMap'),
-    target: { group: '', version: 'v1', plural: 'configmaps', namespaced: true, kind: 'ConfigMap' },
+    target: CoreTypes.configMaps,
     template: (i, gen) => ({ data: { index: String(i), payload: `value-${i}`, gen: String(gen) } }),
     generationOf: (o) => {
       const g = (o as { data?: Record<string, string> }).data?.['gen'];

@@ -22,13 +22,15 @@ export async function startKubefedControllerManager(opts: {
   /** The command to run instead of this clone's entry point on this Node, e.g. an installed package's bin. */
   command?: string;
   cwd?: string;
+  /** The source tree whose entry point runs (a worktree of another commit, for the benchmark's baseline). */
+  root?: string;
 }): Promise<ControllerManagerProcess> {
   const [hp, mp] = [await freePort(), await freePort()];
   const proc = ManagedProcess.start(
     opts.name ?? 'kubefed-controller-manager',
     opts.command ?? process.execPath,
     [
-      ...(opts.command ? [] : [entryPointScript('controller-manager')]),
+      ...(opts.command ? [] : [entryPointScript('controller-manager', opts.root)]),
       `--kubeconfig=${opts.kubeconfig}`,
       `--context=${opts.context}`,
       `--kubefed-namespace=${opts.namespace}`,

@@ -1,0 +1,135 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { type BenchReport, DEFAULT_OPTIONS, type SystemResult } from '../../../bench/benchmark.ts';
+import type { SystemId } from '../../../bench/systems.ts';
+import { renderReport } from '../../../bench/table.ts';
+
+function system(system: SystemId, label: string, objectsPerSecond: number, rssMiB: number): SystemResult {
+  const latency = { p50Ms: 10, p99Ms: 20, samples: 3 };
+  return {
+    system,
+    label,
+    cold: { configmaps: { seconds: 300 / objectsPerSecond, objectsPerSecond, arrived: 300, expected: 300 } },
+    updateIdle: latency,
+    updateLoaded: latency,
+    memberWrites: 0,
+    hostWrites: 0,
+    idleSeconds: 5,
+    cpuSeconds: 0.5,
+    rssBytes: rssMiB * 2 ** 20,
+    totalCpuSeconds: 4,
+  };
+}
+
+function report(systems: SystemResult[], baseline?: BenchReport['baseline']): BenchReport {
+  return {
+    options: {
+      ...DEFAULT_OPTIONS,
+      objects: 100,
+      kinds: ['configmaps'],
+      systems: systems.map((s) => s.system),
+    },
+    machine: {
+      cpus: 2,
+      cpuModel: 'test',
+      memoryGiB: 1,
+      node: 'v24',
+      go: 'n/a',
+      kubernetes: 'v1',
+      loadBefore: [0, 0, 0],
+      loadAfter: [0, 0, 0],
+    },
+    ceiling: [
+      {
+        kind: 'configmaps',
+        best: { seconds: 0.3, objectsPerSecond: 1000, arrived: 300, expected: 300, concurrency: 8 },
+        tried: [{ concurrency: 8, seconds: 0.3, objectsPerSecond: 1000 }],
+      },
+    ],
+    systems,
+    ...(baseline ? { baseline } : {}),
+    wallSeconds: 60,
+  };
+}
+
+/** The cells of the row whose label starts with prefix, and the header's cells. */
+function cells(table: string, prefix: string): { header: string[]; row: string[] } {
+  const lines = table.split('\n');
+  const split = (l: string | undefined) =>
+    (l ?? '')
+      .split('|')
+      .slice(1, -1)
+      .map((c) => c.trim());
+  return {
+    header: split(lines.find((l) => l.startsWith('| Measurement |'))),
+    row: split(lines.find((l) => l.startsWith(`| ${prefix}`))),
+  };
+}
+
+describe('benchmark table', () => {
+  test('without a baseline the columns are the ones of every earlier report', () => {
+    const table = renderReport(
+      report([system('kubefed-ts', 'kubefed-ts', 200, 150), system('kubefed', 'K', 50, 300)]),
+    );
+    const { header, row } = cells(table, 'Cold propagation, FederatedConfigMap: member objects/s');
+    assert.deepEqual(header, [
+      'Measurement',
+      'kubefed-ts',
+      'KubeFed v0.10.0',
+      'ceiling (direct client)',
+      'kubefed-ts ÷ KubeFed',
+      'kubefed-ts ÷ ceiling',
+    ]);
+    assert.deepEqual(row.slice(1), ['200', '50', '1000', '4.00×', '0.20×']);
+    assert.doesNotMatch(table, /Baseline/);
+  });
+
+  test('with a baseline: its column after kubefed-ts and the ratio kubefed-ts ÷ baseline first', () => {
+    const table = renderReport(
+      report(
+        [
+          system('kubefed-ts', 'kubefed-ts', 200, 150),
+          system('baseline', 'kubefed-ts@a203649', 160, 200),
+          system('kubefed', 'K', 50, 300),
+        ],
+        { rev: 'a203649', commit: 'a203649ea0b6', label: 'kubefed-ts@a203649' },
+      ),
+    );
+    const rate = cells(table, 'Cold propagation, FederatedConfigMap: member objects/s');
+    assert.deepEqual(rate.header, [
+      'Measurement',
+      'kubefed-ts',
+      'kubefed-ts@a203649',
+      'KubeFed v0.10.0',
+      'ceiling (direct client)',
+      'kubefed-ts ÷ kubefed-ts@a203649',
+      'kubefed-ts ÷ KubeFed',
+      'kubefed-ts ÷ ceiling',
+    ]);
+    assert.deepEqual(rate.row.slice(1), ['200', '160', '50', '1000', '1.25×', '4.00×', '0.20×']);
+    assert.deepEqual(cells(table, 'Controller RSS').row.slice(1), [
+      '150',
+      '200',
+      '300',
+      '–',
+      '0.75×',
+      '0.50×',
+      '–',
+    ]);
+    // Rows without ratios (counts) get none for the baseline either.
+    assert.deepEqual(cells(table, 'Member writes').row.slice(1), ['0', '0', '0', '–', '–', '–', '–']);
+    assert.match(table, /^\|---\|---:\|---:\|---:\|---:\|---:\|---:\|---:\|$/m);
+    assert.match(table, /^- Baseline: kubefed-ts@a203649 is commit a203649ea0b6 \(`--baseline a203649`\)/m);
+  });
+
+  test('a run of kubefed-ts and the baseline only leaves the KubeFed cells empty', () => {
+    const table = renderReport(
+      report([
+        system('kubefed-ts', 'kubefed-ts', 200, 150),
+        system('baseline', 'kubefed-ts@abc1234', 100, 150),
+      ]),
+    );
+    const { row } = cells(table, 'Cold propagation, FederatedConfigMap: member objects/s');
+    assert.deepEqual(row.slice(1), ['200', '100', '–', '1000', '2.00×', '–', '0.20×']);
+  });
+});
