@@ -60,10 +60,15 @@ export class Informer<T extends KubeObject = KubeObject> {
     this.#log = (opts.logger ?? silentLogger).child({ cluster: opts.client.name, resource: this.#resource });
   }
 
-  addHandlers(handlers: EventHandlers<T>): void {
+  /** Adds handlers; returns the function that removes them again. */
+  addHandlers(handlers: EventHandlers<T>): () => void {
     this.#handlers.push(handlers);
     // Late subscribers see the current cache as adds, as client-go does.
     if (this.#synced) for (const obj of this.#store.list()) handlers.onAdd?.(obj);
+    return () => {
+      const i = this.#handlers.indexOf(handlers);
+      if (i >= 0) this.#handlers.splice(i, 1);
+    };
   }
 
   start(): void {
@@ -219,7 +224,7 @@ export class Informer<T extends KubeObject = KubeObject> {
   }
 
   #emit(fn: (h: EventHandlers<T>) => void): void {
-    for (const h of this.#handlers) {
+    for (const h of [...this.#handlers]) {
       try {
         fn(h);
       } catch (e) {

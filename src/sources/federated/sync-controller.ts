@@ -28,6 +28,7 @@ import { aggregateWorkloadStatus } from '../../propagation/workload-aggregate.ts
 import { EventRecorder } from '../../runtime/events.ts';
 import { ReportedFailure } from '../../runtime/failure-log.ts';
 import { Informer, objectKey, splitKey } from '../../runtime/informer/index.ts';
+import type { SharedInformerReader, SharedInformers } from '../../runtime/informer/shared-informers.ts';
 import { type Logger, silentLogger } from '../../runtime/logger.ts';
 import { measuredReconcile, prometheusWorkQueueMetrics } from '../../runtime/metrics.ts';
 import { afterWriteError, ok, type ReconcileResult, requeueAfter, retry } from '../../runtime/reconcile.ts';
@@ -62,6 +63,8 @@ export interface SyncControllerOptions {
   /** The KubeFed namespace. */
   namespace: string;
   config: ResolvedKubeFedConfig;
+  /** Host informers shared by every sync controller (FederatedNamespaces). */
+  hostInformers: SharedInformers;
   /** The FederatedNamespace type (from the `namespaces` FTC); needed for namespaced targets. */
   federatedNamespaceType?: ResourceType;
   logger?: Logger;
@@ -92,7 +95,8 @@ export class SyncController {
   readonly #log: Logger;
   readonly #queue: WorkQueue;
   readonly #fed: Informer<FederatedObject>;
-  readonly #fedNamespaces: Informer<FederatedObject> | undefined;
+  /** FederatedNamespaces, for namespaced targets: one informer shared by every sync controller. */
+  #fedNamespaces: SharedInformerReader<FederatedObject> | undefined;
   readonly #hostNamespaces: Informer<KubeObject> | undefined;
   readonly #dispatcher: Dispatcher;
   /** Managed member objects of the target type (shared with every other reader of the same). */
@@ -156,18 +160,6 @@ export class SyncController {
       });
       const byName = (o: KubeObject) => this.#queue.add(`${o.metadata.name}/${o.metadata.name}`);
       this.#hostNamespaces.addHandlers({ onAdd: byName, onUpdate: (_, o) => byName(o), onDelete: byName });
-    } else if (this.target.namespaced && opts.federatedNamespaceType) {
-      this.#fedNamespaces = new Informer<FederatedObject>({
-        client: host,
-        type: opts.federatedNamespaceType,
-        namespace: this.#watchNamespace,
-        logger: this.#log,
-      });
-      // Any change to a FederatedNamespace can change the placement of everything in its namespace.
-      const all = (o: KubeObject) => {
-        for (const obj of this.#fed.store.list(o.metadata.namespace)) this.#queue.add(objectKey(obj));
-      };
-      this.#fedNamespaces.addHandlers({ onAdd: all, onUpdate: (_, o) => all(o), onDelete: all });
     }
     const memberDelay = opts.memberEventDelayMs ?? 2_000;
     this.#dispatcher = new Dispatcher({
@@ -222,6 +214,19 @@ export class SyncController {
     );
   }
 
+  #openFederatedNamespaces(): SharedInformerReader<FederatedObject> | undefined {
+    const type = this.#opts.federatedNamespaceType;
+    if (this.#isNamespaces() || !this.target.namespaced || !type) return undefined;
+    // Any change to a FederatedNamespace can change the placement of everything in its namespace.
+    const all = (o: KubeObject) => {
+      for (const obj of this.#fed.store.list(o.metadata.namespace)) this.#queue.add(objectKey(obj));
+    };
+    return this.#opts.hostInformers.open<FederatedObject>(
+      { type, namespace: this.#watchNamespace },
+      { onAdd: all, onUpdate: (_, o) => all(o), onDelete: all },
+    );
+  }
+
   #isNamespaces(): boolean {
     return this.target.kind === 'Namespace' && this.target.group === '';
   }
@@ -239,7 +244,7 @@ export class SyncController {
 
   async #run(): Promise<void> {
     this.#fed.start();
-    this.#fedNamespaces?.start();
+    this.#fedNamespaces = this.#openFederatedNamespaces();
     this.#hostNamespaces?.start();
     this.#memberCache = this.#openMemberCache();
     for (let attempt = 0; ; attempt++) {
@@ -278,7 +283,7 @@ export class SyncController {
     this.#queue.shutDown();
     await Promise.all([
       this.#fed.stop(),
-      this.#fedNamespaces?.stop(),
+      this.#fedNamespaces?.close(),
       this.#hostNamespaces?.stop(),
       this.#memberCache?.close(),
     ]);

@@ -19,6 +19,7 @@ import {
 import type { ClusterRegistry } from '../../members/cluster-registry.ts';
 import type { Members } from '../../members/members.ts';
 import { Informer } from '../../runtime/informer/index.ts';
+import { SharedInformers } from '../../runtime/informer/shared-informers.ts';
 import { type Logger, silentLogger } from '../../runtime/logger.ts';
 import type { Runnable } from '../../runtime/manager.ts';
 import { measuredReconcile, prometheusWorkQueueMetrics } from '../../runtime/metrics.ts';
@@ -63,6 +64,8 @@ export class FederatedTypeConfigController implements Runnable {
   readonly #opts: FederatedTypeConfigControllerOptions;
   readonly #log: Logger;
   readonly #registry: ClusterRegistry;
+  /** Host informers the sync controllers share (one FederatedNamespace watch for every namespaced type). */
+  readonly #hostInformers: SharedInformers;
   /** Deletions members still owe (written by the sync controllers, carried out by the controller below). */
   readonly #pendingDeletions: PendingDeletionStore;
   readonly #pendingDeletionController: PendingDeletionController;
@@ -75,6 +78,7 @@ export class FederatedTypeConfigController implements Runnable {
     this.#opts = opts;
     this.#log = (opts.logger ?? silentLogger).child({ controller: this.name });
     this.#registry = opts.members.registry;
+    this.#hostInformers = new SharedInformers(opts.host, opts.logger);
     this.#pendingDeletions = new PendingDeletionStore({
       host: opts.host,
       namespace: opts.namespace,
@@ -302,6 +306,7 @@ export class FederatedTypeConfigController implements Runnable {
         ftc,
         host: this.#opts.host,
         members: this.#opts.members,
+        hostInformers: this.#hostInformers,
         namespace: this.#opts.namespace,
         config: this.#opts.config,
         federatedNamespaceType: this.#federatedNamespaceType(),

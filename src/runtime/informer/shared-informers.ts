@@ -1,0 +1,68 @@
+import type { KubeClient, KubeObject, ResourceType } from '../../kube/client/index.ts';
+import { type Logger, silentLogger } from '../logger.ts';
+import { type EventHandlers, Informer } from './informer.ts';
+import type { Store } from './store.ts';
+
+export interface SharedInformerSpec {
+  type: ResourceType;
+  namespace?: string;
+  labelSelector?: string;
+}
+
+/** One reader of a shared informer. */
+export interface SharedInformerReader<T extends KubeObject> {
+  readonly store: Store<T>;
+  hasSynced(): boolean;
+  waitForSync(): Promise<void>;
+  /** This reader is done; the informer stops when no reader is left. */
+  close(): Promise<void>;
+}
+
+/**
+ * client-go's SharedInformerFactory for one cluster's client: one informer per type × namespace × label
+ * selector however many controllers read it, started on the first reader and stopped after the last.
+ */
+export class SharedInformers {
+  readonly #client: KubeClient;
+  readonly #log: Logger;
+  readonly #shared = new Map<string, { informer: Informer<KubeObject>; readers: number }>();
+
+  constructor(client: KubeClient, logger?: Logger) {
+    this.#client = client;
+    this.#log = logger ?? silentLogger;
+  }
+
+  open<T extends KubeObject>(
+    spec: SharedInformerSpec,
+    handlers: EventHandlers<T> = {},
+  ): SharedInformerReader<T> {
+    const key = `${spec.type.group}/${spec.type.version}/${spec.type.plural}|${spec.namespace ?? ''}|${spec.labelSelector ?? ''}`;
+    let entry = this.#shared.get(key);
+    if (!entry) {
+      entry = {
+        informer: new Informer<KubeObject>({ client: this.#client, ...spec, logger: this.#log }),
+        readers: 0,
+      };
+      this.#shared.set(key, entry);
+      entry.informer.start();
+    }
+    const shared = entry;
+    const informer = shared.informer as unknown as Informer<T>;
+    shared.readers++;
+    const remove = informer.addHandlers(handlers);
+    let closed = false;
+    return {
+      store: informer.store,
+      hasSynced: () => informer.hasSynced(),
+      waitForSync: () => informer.waitForSync(),
+      close: async () => {
+        if (closed) return;
+        closed = true;
+        remove();
+        if (--shared.readers > 0) return;
+        if (this.#shared.get(key) === shared) this.#shared.delete(key);
+        await informer.stop();
+      },
+    };
+  }
+}
