@@ -8,7 +8,13 @@ import { Informer, type InformerOptions } from './informer/index.ts';
 import { type Logger, silentLogger } from './logger.ts';
 import { measuredReconcile, prometheusWorkQueueMetrics } from './metrics.ts';
 import type { ReconcileResult } from './reconcile.ts';
-import { kubefedRateLimiter, type RateLimiter, runWorkers, WorkQueue } from './workqueue/index.ts';
+import {
+  kubefedRateLimiter,
+  noopWorkQueueMetrics,
+  type RateLimiter,
+  runWorkers,
+  WorkQueue,
+} from './workqueue/index.ts';
 
 /** A cache the workers wait for, started and stopped with the controller: an informer, a store, a registry. */
 export interface CacheSource {
@@ -59,7 +65,8 @@ export class Controller {
     this.#queue = new WorkQueue({
       name: opts.name,
       rateLimiter: opts.rateLimiter ?? kubefedRateLimiter(),
-      metrics: prometheusWorkQueueMetrics,
+      // Without a reconcile the queue is never used: it must not show up in the queue metrics.
+      metrics: opts.reconcile ? prometheusWorkQueueMetrics : noopWorkQueueMetrics,
     });
   }
 
