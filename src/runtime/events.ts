@@ -8,6 +8,7 @@ import {
   type KubeObject,
 } from '../kube/client/index.ts';
 import { type Logger, silentLogger } from './logger.ts';
+import { type TypeMeta, withTypeMeta } from './type-meta.ts';
 
 export type EventType = 'Normal' | 'Warning';
 
@@ -87,4 +88,13 @@ export function truncateMiddle(message: string, max: number): string {
   const head = Math.ceil((max - marker.length) * 0.6);
   const tail = max - marker.length - head;
   return `${message.slice(0, head)}${marker}${message.slice(message.length - tail)}`;
+}
+
+/** Records one event about an object; fire and forget, like EventRecorder.Eventf. */
+export type RecordEvent = (type: EventType, reason: string, message: string) => void;
+
+/** Events about `obj`, which gets its apiVersion and kind stamped on for the Event's involvedObject. */
+export function eventsAbout(recorder: EventRecorder, obj: KubeObject, meta: TypeMeta): RecordEvent {
+  const about = withTypeMeta(obj, meta);
+  return (type, reason, message) => void recorder.record(about, type, reason, message);
 }

@@ -6,20 +6,14 @@ import {
   type KubeFedClusterStatus,
   KubeFedClusterType,
 } from '../../api/core/v1beta1/index.ts';
-import {
-  CoreTypes,
-  errorMessage,
-  isConflict,
-  isNotFound,
-  type KubeClient,
-  type KubeObject,
-} from '../../kube/client/index.ts';
+import { CoreTypes, errorMessage, type KubeClient, type KubeObject } from '../../kube/client/index.ts';
 import { ClusterClients } from '../../members/cluster-clients.ts';
 import { ClusterConfigError, type ClusterSecret } from '../../members/cluster-config.ts';
 import { jsonEqual } from '../../propagation/json.ts';
+import { Controller } from '../../runtime/controller.ts';
 import type { EventRecorder } from '../../runtime/events.ts';
 import { logFailure } from '../../runtime/failure-log.ts';
-import { Informer } from '../../runtime/informer/index.ts';
+import type { Informer } from '../../runtime/informer/index.ts';
 import { type Logger, silentLogger } from '../../runtime/logger.ts';
 import type { Runnable } from '../../runtime/manager.ts';
 import {
@@ -27,6 +21,8 @@ import {
   joinedClusterTotal,
   kubefedClusterTotal,
 } from '../../runtime/metrics.ts';
+import { writeStatusIfChanged } from '../../runtime/status.ts';
+import { withTypeMeta } from '../../runtime/type-meta.ts';
 import { sleep } from '../../util/backoff.ts';
 import { dropUndefined } from '../../util/drop-undefined.ts';
 import {
@@ -40,6 +36,7 @@ import {
 
 type ClusterObject = KubeFedCluster & KubeObject;
 type SecretObject = ClusterSecret & KubeObject;
+const CLUSTER_TYPE_META = { apiVersion: API_VERSION, kind: KUBEFED_CLUSTER_KIND };
 
 export interface HealthCheckConfig {
   periodMs: number;
@@ -72,8 +69,9 @@ export class ClusterHealthController implements Runnable {
   readonly #memory = new Map<string, HealthMemory>();
   readonly #lastKind = new Map<string, ProbeResult['kind']>();
   readonly #inFlight = new Set<string>();
-  #clusters: Informer<ClusterObject> | undefined;
-  #secrets: Informer<SecretObject> | undefined;
+  readonly #controller: Controller;
+  readonly #clusters: Informer<ClusterObject>;
+  readonly #secrets: Informer<SecretObject>;
 
   constructor(opts: ClusterHealthControllerOptions) {
     this.#opts = opts;
@@ -85,46 +83,40 @@ export class ClusterHealthController implements Runnable {
       qps: 20,
       burst: 30,
     });
-  }
-
-  hasSynced(): boolean {
-    return Boolean(this.#clusters?.hasSynced() && this.#secrets?.hasSynced());
-  }
-
-  async run(signal: AbortSignal): Promise<void> {
-    const { hostClient, namespace } = this.#opts;
-    this.#clusters = new Informer<ClusterObject>({
-      client: hostClient,
-      type: KubeFedClusterType,
-      namespace,
-      logger: this.#log,
-    });
-    this.#secrets = new Informer<SecretObject>({
+    // No queue: every period probes all clusters (KubeFed's wait.Until(updateClusterStatus)).
+    this.#controller = new Controller({ name: this.name, logger: this.#log });
+    const { hostClient, namespace } = opts;
+    this.#clusters = this.#controller.watch<ClusterObject>(
+      { client: hostClient, type: KubeFedClusterType, namespace },
+      () => ({ onDelete: (c) => void this.#forget(c.metadata.name ?? '') }),
+    );
+    this.#secrets = this.#controller.watch<SecretObject>({
       client: hostClient,
       type: CoreTypes.secrets,
       namespace,
-      logger: this.#log,
     });
-    this.#clusters.addHandlers({ onDelete: (c) => void this.#forget(c.metadata.name ?? '') });
-    this.#clusters.start();
-    this.#secrets.start();
-    await Promise.race([
-      Promise.all([this.#clusters.waitForSync(), this.#secrets.waitForSync()]),
-      new Promise((r) => signal.addEventListener('abort', r, { once: true })),
-    ]);
-    this.#log.info({ periodMs: this.#opts.health.periodMs }, 'cluster health controller started');
-    while (!signal.aborted) {
-      const started = performance.now();
-      await this.probeAll();
-      await sleep(Math.max(0, this.#opts.health.periodMs - (performance.now() - started)), signal);
-    }
-    await Promise.all([this.#clusters.stop(), this.#secrets.stop()]);
+    this.#controller.loop(async (signal) => {
+      this.#log.info({ periodMs: opts.health.periodMs }, 'cluster health controller started');
+      while (!signal.aborted) {
+        const started = performance.now();
+        await this.probeAll();
+        await sleep(Math.max(0, opts.health.periodMs - (performance.now() - started)), signal);
+      }
+    });
+  }
+
+  hasSynced(): boolean {
+    return this.#controller.hasSynced();
+  }
+
+  async run(signal: AbortSignal): Promise<void> {
+    await this.#controller.run(signal);
     await this.#clients.closeAll();
   }
 
   /** One round: every cluster probed concurrently; a probe still running from the last round is skipped. */
   async probeAll(): Promise<void> {
-    const clusters = this.#clusters?.store.list() ?? [];
+    const clusters = this.#clusters.store.list();
     joinedClusterTotal.set(clusters.length);
     await Promise.allSettled(
       clusters.map(async (cluster) => {
@@ -171,17 +163,16 @@ export class ClusterHealthController implements Runnable {
       zones: topology.zones,
       region: topology.region,
     });
-    if (!this.#needsWrite(current, status)) return;
-    try {
-      await this.#opts.hostClient.update<ClusterObject>(
-        KubeFedClusterType,
-        { ...cluster, apiVersion: API_VERSION, kind: KUBEFED_CLUSTER_KIND, status },
-        { subresource: 'status' },
-      );
-    } catch (e) {
+    const written = await writeStatusIfChanged({
+      client: this.#opts.hostClient,
+      type: KubeFedClusterType,
+      typeMeta: CLUSTER_TYPE_META,
+      object: cluster,
+      compute: () => ({ status, changed: this.#needsWrite(current, status) }),
       // A conflict or a deleted cluster is settled by the next round, which reads the fresh object.
-      if (!isConflict(e) && !isNotFound(e)) throw e;
-    }
+      attempts: 1,
+    });
+    if (written.kind === 'failed') throw written.error;
   }
 
   async #probe(cluster: ClusterObject): Promise<{
@@ -190,7 +181,7 @@ export class ClusterHealthController implements Runnable {
     nodes?: Array<{ metadata?: { labels?: Record<string, string> } }>;
   }> {
     const secretName = cluster.spec?.secretRef?.name ?? '';
-    const secret = this.#secrets?.store.get(`${this.#opts.namespace}/${secretName}`);
+    const secret = this.#secrets.store.get(`${this.#opts.namespace}/${secretName}`);
     let client: KubeClient;
     try {
       client = this.#clients.clientFor(cluster, secret);
@@ -244,7 +235,7 @@ export class ClusterHealthController implements Runnable {
     const previous = this.#lastKind.get(name);
     this.#lastKind.set(name, result.kind);
     if (previous === result.kind || !this.#opts.events) return;
-    const obj = { ...cluster, apiVersion: API_VERSION, kind: KUBEFED_CLUSTER_KIND };
+    const obj = withTypeMeta(cluster, CLUSTER_TYPE_META);
     if (result.kind === 'malformed') {
       logFailure(this.#log, 'cluster configuration is malformed', {
         cluster: name,

@@ -8,14 +8,15 @@ import type { ResolvedKubeFedConfig } from '../../config/index.ts';
 import { CoreTypes, errorMessage, type KubeClient, type KubeObject } from '../../kube/client/index.ts';
 import type { ClusterRegistry } from '../../members/cluster-registry.ts';
 import { type Placement, selectedClusterNames } from '../../propagation/placement.ts';
-import { EventRecorder } from '../../runtime/events.ts';
+import { Controller } from '../../runtime/controller.ts';
+import { EventRecorder, type EventType, eventsAbout } from '../../runtime/events.ts';
 import { logFailure } from '../../runtime/failure-log.ts';
-import { Informer, objectKey } from '../../runtime/informer/index.ts';
+import { enqueueObject } from '../../runtime/handlers.ts';
+import { type Informer, objectKey } from '../../runtime/informer/index.ts';
 import { type Logger, silentLogger } from '../../runtime/logger.ts';
 import type { Runnable } from '../../runtime/manager.ts';
-import { measuredReconcile, prometheusWorkQueueMetrics } from '../../runtime/metrics.ts';
 import { afterWriteError, ok, type ReconcileResult, requeueAfter } from '../../runtime/reconcile.ts';
-import { kubefedRateLimiter, runWorkers, WorkQueue } from '../../runtime/workqueue/index.ts';
+import { statusWriteResult, writeStatusIfChanged } from '../../runtime/status.ts';
 import { applySchedule } from '../../scheduling/overrides.ts';
 import { plan } from '../../scheduling/planner.ts';
 import { analysePods } from '../../scheduling/pod-analysis.ts';
@@ -29,6 +30,7 @@ import { buildRspStatus, type RspStatusInput, rspStatusChanged } from './status.
 import { SCHEDULING_TARGETS } from './targets.ts';
 
 type RspObject = ReplicaSchedulingPreference & KubeObject;
+const RSP_TYPE_META = { apiVersion: API_VERSION, kind: RSP_KIND };
 
 /** KubeFed rechecks every 10 s while pods are unschedulable but not yet for 60 s. */
 const RECHECK_MS = 10_000;
@@ -54,66 +56,58 @@ export class SchedulingController implements Runnable {
   readonly leaderOnly = true;
   readonly #opts: SchedulingControllerOptions;
   readonly #log: Logger;
-  readonly #queue: WorkQueue;
+  readonly #controller: Controller;
   readonly #events: EventRecorder;
   readonly #unobserve = new Map<string, () => void>();
-  #rsps: Informer<RspObject> | undefined;
+  readonly #rsps: Informer<RspObject>;
 
   constructor(opts: SchedulingControllerOptions) {
     this.#opts = opts;
     this.#log = (opts.logger ?? silentLogger).child({ controller: this.name });
-    this.#queue = new WorkQueue({
-      name: this.name,
-      rateLimiter: kubefedRateLimiter(),
-      metrics: prometheusWorkQueueMetrics,
-    });
     this.#events = new EventRecorder(opts.host, `${this.name}-controller`, this.#log);
+    this.#controller = new Controller({
+      name: this.name,
+      logger: this.#log,
+      reconcile: (key) => this.reconcile(key),
+    });
+    this.#rsps = this.#controller.watch<RspObject>(
+      {
+        client: opts.host,
+        type: ReplicaSchedulingPreferenceType,
+        namespace: opts.config.scope === 'Namespaced' ? opts.namespace : undefined,
+      },
+      enqueueObject(),
+    );
+    this.#controller
+      // Federated and member objects of the scheduled types: follow whichever sync controller runs now.
+      .source(() => {
+        this.#opts.ftcs.addSyncListener((ftc, controller) => this.#follow(ftc, controller));
+        for (const ftc of Object.values(SCHEDULING_TARGETS))
+          this.#follow(ftc, this.#opts.ftcs.syncController(ftc));
+        return () => {
+          for (const u of this.#unobserve.values()) u();
+        };
+      })
+      // Readiness decides the candidates: re-plan everything when a cluster comes or goes.
+      .source((enqueue) =>
+        this.#registry().addListener({
+          onClusterChange: () => {
+            for (const r of this.#rsps.store.list()) enqueue(objectKey(r));
+          },
+        }),
+      );
   }
 
   hasSynced(): boolean {
-    return this.#rsps?.hasSynced() ?? false;
+    return this.#controller.hasSynced();
   }
 
   #registry(): ClusterRegistry {
     return this.#opts.ftcs.registry;
   }
 
-  async run(signal: AbortSignal): Promise<void> {
-    const { host, namespace, config } = this.#opts;
-    const rsps = new Informer<RspObject>({
-      client: host,
-      type: ReplicaSchedulingPreferenceType,
-      namespace: config.scope === 'Namespaced' ? namespace : undefined,
-      logger: this.#log,
-    });
-    this.#rsps = rsps;
-    const enqueue = (o: KubeObject) => this.#queue.add(objectKey(o));
-    rsps.addHandlers({ onAdd: enqueue, onUpdate: (_, o) => enqueue(o), onDelete: enqueue });
-    // Federated and member objects of the scheduled types: follow whichever sync controller runs now.
-    this.#opts.ftcs.addSyncListener((ftc, controller) => this.#follow(ftc, controller));
-    for (const ftc of Object.values(SCHEDULING_TARGETS))
-      this.#follow(ftc, this.#opts.ftcs.syncController(ftc));
-    // Readiness decides the candidates: re-plan everything when a cluster comes or goes.
-    const unsubscribe = this.#registry().addListener({
-      onClusterChange: () => {
-        for (const r of rsps.store.list()) this.#queue.add(objectKey(r));
-      },
-    });
-    rsps.start();
-    const stopped = new Promise<void>((r) => signal.addEventListener('abort', () => r(), { once: true }));
-    await Promise.race([rsps.waitForSync(), stopped]);
-    const workers = runWorkers(
-      this.#queue,
-      1,
-      measuredReconcile(this.name, (key) => this.reconcile(key)),
-      { logger: this.#log },
-    );
-    await stopped;
-    this.#queue.shutDown();
-    unsubscribe();
-    for (const u of this.#unobserve.values()) u();
-    await workers;
-    await rsps.stop();
+  run(signal: AbortSignal): Promise<void> {
+    return this.#controller.run(signal);
   }
 
   #follow(ftc: string, controller: SyncController | undefined): void {
@@ -124,15 +118,15 @@ export class SchedulingController implements Runnable {
     this.#unobserve.set(
       ftc,
       controller.addObserver({
-        onFederatedObject: (key) => this.#queue.add(key),
-        onMemberObject: (_cluster, key) => this.#queue.addAfter(key, MEMBER_EVENT_DELAY_MS),
+        onFederatedObject: (key) => this.#controller.enqueue(key),
+        onMemberObject: (_cluster, key) => this.#controller.enqueue(key, MEMBER_EVENT_DELAY_MS),
       }),
     );
-    for (const r of this.#rsps?.store.list() ?? []) this.#queue.add(objectKey(r));
+    for (const r of this.#rsps.store.list()) this.#controller.enqueue(objectKey(r));
   }
 
   async reconcile(key: string): Promise<ReconcileResult> {
-    const cached = this.#rsps?.store.get(key);
+    const cached = this.#rsps.store.get(key);
     // Deleting an RSP leaves placement and overrides as they are, as in KubeFed.
     if (!cached) return ok();
     const rsp = structuredClone(cached);
@@ -301,22 +295,22 @@ export class SchedulingController implements Runnable {
     return list.items;
   }
 
-  #event(rsp: RspObject, type: 'Normal' | 'Warning', reason: string, message: string): void {
-    void this.#events.record({ ...rsp, apiVersion: API_VERSION, kind: RSP_KIND }, type, reason, message);
+  #event(rsp: RspObject, type: EventType, reason: string, message: string): void {
+    eventsAbout(this.#events, rsp, RSP_TYPE_META)(type, reason, message);
   }
 
   async #writeStatus(rsp: RspObject, input: RspStatusInput): Promise<ReconcileResult> {
-    const status = buildRspStatus(rsp, input, new Date());
-    if (!rspStatusChanged(rsp.status, status)) return ok();
-    try {
-      await this.#opts.host.update(
-        ReplicaSchedulingPreferenceType,
-        { ...rsp, apiVersion: API_VERSION, kind: RSP_KIND, status: dropUndefined(status) } as RspObject,
-        { subresource: 'status' },
-      );
-    } catch (e) {
-      return afterWriteError(e);
-    }
-    return ok();
+    const now = new Date();
+    const written = await writeStatusIfChanged({
+      client: this.#opts.host,
+      type: ReplicaSchedulingPreferenceType,
+      typeMeta: RSP_TYPE_META,
+      object: rsp,
+      compute: (current) => {
+        const status = buildRspStatus(current, input, now);
+        return { status: dropUndefined(status), changed: rspStatusChanged(current.status, status) };
+      },
+    });
+    return statusWriteResult(written);
   }
 }

@@ -10,21 +10,22 @@ import {
 import type { ResolvedKubeFedConfig } from '../../config/index.ts';
 import {
   errorMessage,
-  isConflict,
-  isNotFound,
   type KubeClient,
   type KubeObject,
   type ResourceType,
 } from '../../kube/client/index.ts';
 import type { ClusterRegistry } from '../../members/cluster-registry.ts';
 import type { Members } from '../../members/members.ts';
-import { Informer } from '../../runtime/informer/index.ts';
+import { Controller } from '../../runtime/controller.ts';
+import { ensureFinalizer, removeFinalizer } from '../../runtime/finalizers.ts';
+import { enqueueMapped } from '../../runtime/handlers.ts';
+import type { Informer } from '../../runtime/informer/index.ts';
 import { SharedInformers } from '../../runtime/informer/shared-informers.ts';
 import { type Logger, silentLogger } from '../../runtime/logger.ts';
 import type { Runnable } from '../../runtime/manager.ts';
-import { measuredReconcile, prometheusWorkQueueMetrics } from '../../runtime/metrics.ts';
 import { ok, type ReconcileResult, retry } from '../../runtime/reconcile.ts';
-import { runWorkers, WorkQueue } from '../../runtime/workqueue/index.ts';
+import { statusWriteResult, writeStatusIfChanged } from '../../runtime/status.ts';
+import { defaultControllerRateLimiter } from '../../runtime/workqueue/index.ts';
 import { PendingDeletionController } from './pending-deletion/controller.ts';
 import { PendingDeletionStore } from './pending-deletion/store.ts';
 import { SyncController } from './sync-controller.ts';
@@ -71,8 +72,8 @@ export class FederatedTypeConfigController implements Runnable {
   readonly #pendingDeletionController: PendingDeletionController;
   readonly #running = new Map<string, Running>();
   readonly #syncListeners = new Set<(ftcName: string, controller: SyncController | undefined) => void>();
-  #ftcs: Informer<FtcObject> | undefined;
-  #queue: WorkQueue | undefined;
+  readonly #controller: Controller;
+  readonly #ftcs: Informer<FtcObject>;
 
   constructor(opts: FederatedTypeConfigControllerOptions) {
     this.#opts = opts;
@@ -90,12 +91,31 @@ export class FederatedTypeConfigController implements Runnable {
       store: this.#pendingDeletions,
       logger: opts.logger,
     });
+    this.#controller = new Controller({
+      name: this.name,
+      logger: this.#log,
+      reconcile: (key) => this.#reconcile(key),
+      rateLimiter: defaultControllerRateLimiter(),
+    });
+    // Keyed by name alone: every FTC lives in the KubeFed namespace.
+    this.#ftcs = this.#controller.watch<FtcObject>(
+      { client: opts.host, type: FederatedTypeConfigType, namespace: opts.namespace },
+      enqueueMapped((o) => [o.metadata.name ?? '']),
+    );
+    // Pending deletions load before any sync controller starts, so none unlabels a copy still owed one.
+    this.#controller
+      .cache(memberUse(opts.members))
+      .cache(this.#pendingDeletions)
+      .beforeWorkers(() => this.#pendingDeletionController.start())
+      .onStop(async () => {
+        await Promise.all([...this.#running.values()].map((r) => r.controller.stop()));
+        this.#running.clear();
+        await this.#pendingDeletionController.stop();
+      });
   }
 
   hasSynced(): boolean {
-    return Boolean(
-      this.#ftcs?.hasSynced() && this.#registry.hasSynced() && this.#pendingDeletions.hasSynced(),
-    );
+    return this.#controller.hasSynced();
   }
 
   /** Names of the FTCs whose sync controller runs (for tests and probes). */
@@ -117,48 +137,12 @@ export class FederatedTypeConfigController implements Runnable {
     return this.#registry;
   }
 
-  async run(signal: AbortSignal): Promise<void> {
-    const { host, namespace } = this.#opts;
-    const queue = new WorkQueue({ name: this.name, metrics: prometheusWorkQueueMetrics });
-    this.#queue = queue;
-    const ftcs = new Informer<FtcObject>({
-      client: host,
-      type: FederatedTypeConfigType,
-      namespace,
-      logger: this.#log,
-    });
-    this.#ftcs = ftcs;
-    const enqueue = (o: KubeObject) => queue.add(o.metadata.name ?? '');
-    ftcs.addHandlers({ onAdd: enqueue, onUpdate: (_, o) => enqueue(o), onDelete: enqueue });
-    this.#opts.members.start();
-    const release = this.#opts.members.use();
-    this.#pendingDeletions.start();
-    ftcs.start();
-    const stopped = new Promise<void>((r) => signal.addEventListener('abort', () => r(), { once: true }));
-    // Pending deletions load before any sync controller starts, so none unlabels a copy still owed one.
-    await Promise.race([
-      Promise.all([ftcs.waitForSync(), this.#registry.waitForSync(), this.#pendingDeletions.waitForSync()]),
-      stopped,
-    ]);
-    this.#pendingDeletionController.start();
-    const workers = runWorkers(
-      queue,
-      1,
-      measuredReconcile(this.name, (key) => this.#reconcile(key)),
-      { logger: this.#log },
-    );
-    await stopped;
-    queue.shutDown();
-    await workers;
-    await Promise.all([...this.#running.values()].map((r) => r.controller.stop()));
-    this.#running.clear();
-    await this.#pendingDeletionController.stop();
-    await Promise.all([ftcs.stop(), this.#pendingDeletions.stop()]);
-    release();
+  run(signal: AbortSignal): Promise<void> {
+    return this.#controller.run(signal);
   }
 
   #namespacedFtcs(): string[] {
-    return (this.#ftcs?.store.list() ?? [])
+    return (this.#ftcs.store.list() ?? [])
       .filter((f) => f.spec?.targetType?.scope === 'Namespaced')
       .map((f) => f.metadata.name ?? '');
   }
@@ -169,7 +153,7 @@ export class FederatedTypeConfigController implements Runnable {
   }
 
   #federatedNamespaceType(): ResourceType | undefined {
-    const ns = this.#ftcs?.store.get(`${this.#opts.namespace}/${NAMESPACES_FTC}`);
+    const ns = this.#ftcs.store.get(`${this.#opts.namespace}/${NAMESPACES_FTC}`);
     if (!ns || ns.metadata.deletionTimestamp) return undefined;
     const f = ns.spec.federatedType;
     return { group: f.group ?? '', version: f.version, plural: f.pluralName, namespaced: true, kind: f.kind };
@@ -187,7 +171,7 @@ export class FederatedTypeConfigController implements Runnable {
 
   async #reconcile(name: string): Promise<ReconcileResult> {
     const { host, namespace, config } = this.#opts;
-    const cached = this.#ftcs?.store.get(`${namespace}/${name}`);
+    const cached = this.#ftcs.store.get(`${namespace}/${name}`);
     if (!cached) {
       await this.#stopController(name);
       return ok();
@@ -207,46 +191,26 @@ export class FederatedTypeConfigController implements Runnable {
 
     if (plan.action === 'finalize') {
       await this.#stopController(name);
-      if (name === NAMESPACES_FTC) for (const n of this.#namespacedFtcs()) this.#queue?.add(n);
-      try {
-        await host.patch(
-          FederatedTypeConfigType,
-          name,
-          {
-            metadata: {
-              finalizers: (ftc.metadata?.finalizers ?? []).filter(
-                (f) => f !== FEDERATED_TYPE_CONFIG_FINALIZER,
-              ),
-              resourceVersion: ftc.metadata?.resourceVersion,
-            },
-          },
-          { namespace, patchType: 'merge' },
-        );
-      } catch (e) {
-        if (!isNotFound(e)) return retry(e);
-      }
-      return ok();
+      if (name === NAMESPACES_FTC) for (const n of this.#namespacedFtcs()) this.#controller.enqueue(n);
+      const removed = await removeFinalizer(
+        host,
+        FederatedTypeConfigType,
+        ftc,
+        FEDERATED_TYPE_CONFIG_FINALIZER,
+      );
+      return removed.done ? ok() : removed.result;
     }
 
-    if (!(ftc.metadata?.finalizers ?? []).includes(FEDERATED_TYPE_CONFIG_FINALIZER)) {
-      try {
-        const patched = await host.patch<FtcObject>(
-          FederatedTypeConfigType,
-          name,
-          {
-            metadata: {
-              finalizers: [...(ftc.metadata?.finalizers ?? []), FEDERATED_TYPE_CONFIG_FINALIZER],
-              resourceVersion: ftc.metadata?.resourceVersion,
-            },
-          },
-          { namespace, patchType: 'merge' },
-        );
-        ftc.metadata = patched.metadata;
-      } catch (e) {
-        if (isNotFound(e)) return ok();
-        return retry(e);
-      }
-      if (name === NAMESPACES_FTC) for (const n of this.#namespacedFtcs()) this.#queue?.add(n);
+    const ensured = await ensureFinalizer(
+      host,
+      FederatedTypeConfigType,
+      ftc,
+      FEDERATED_TYPE_CONFIG_FINALIZER,
+    );
+    if (!ensured.done) return ensured.result;
+    if (ensured.written) {
+      ftc.metadata = ensured.object.metadata;
+      if (name === NAMESPACES_FTC) for (const n of this.#namespacedFtcs()) this.#controller.enqueue(n);
     }
 
     let waitError: string | undefined;
@@ -274,28 +238,23 @@ export class FederatedTypeConfigController implements Runnable {
       propagationController: this.#running.has(name) ? ControllerStatus.Running : ControllerStatus.NotRunning,
       statusController: ControllerStatus.NotRunning,
     };
-    const cur = ftc.status;
-    if (
-      cur?.observedGeneration !== status.observedGeneration ||
-      cur?.propagationController !== status.propagationController ||
-      cur?.statusController !== status.statusController
-    ) {
-      try {
-        await host.update(
-          FederatedTypeConfigType,
-          { ...ftc, apiVersion: API_VERSION, kind: FEDERATED_TYPE_CONFIG_KIND, status } as FtcObject,
-          { subresource: 'status' },
-        );
-      } catch (e) {
-        if (isConflict(e)) {
-          this.#queue?.add(name);
-          return ok();
-        }
-        if (!isNotFound(e)) return retry(e);
-      }
-    }
+    const written = await writeStatusIfChanged({
+      client: host,
+      type: FederatedTypeConfigType,
+      typeMeta: { apiVersion: API_VERSION, kind: FEDERATED_TYPE_CONFIG_KIND },
+      object: ftc,
+      compute: (current) => ({
+        status,
+        changed:
+          current.status?.observedGeneration !== status.observedGeneration ||
+          current.status?.propagationController !== status.propagationController ||
+          current.status?.statusController !== status.statusController,
+      }),
+    });
+    if (written.kind === 'conflict' || written.kind === 'failed') return statusWriteResult(written);
     // Namespaced types depend on the namespaces FTC (its federated type, its presence): let them look again.
-    if (name === NAMESPACES_FTC) for (const n of this.#namespacedFtcs()) if (n !== name) this.#queue?.add(n);
+    if (name === NAMESPACES_FTC)
+      for (const n of this.#namespacedFtcs()) if (n !== name) this.#controller.enqueue(n);
     return waitError ? retry(new Error(waitError)) : ok();
   }
 
@@ -329,4 +288,21 @@ export class FederatedTypeConfigController implements Runnable {
       return false;
     }
   }
+}
+
+/** The members as one of this controller's caches: started (if nobody has yet) and held while it runs. */
+function memberUse(members: Members) {
+  let release: (() => void) | undefined;
+  return {
+    start: () => {
+      members.start();
+      release ??= members.use();
+    },
+    waitForSync: () => members.waitForSync(),
+    hasSynced: () => members.hasSynced(),
+    stop: async () => {
+      release?.();
+      release = undefined;
+    },
+  };
 }

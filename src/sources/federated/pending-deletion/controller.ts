@@ -9,15 +9,11 @@ import {
   TransportError,
 } from '../../../kube/client/index.ts';
 import type { ClusterRegistry } from '../../../members/cluster-registry.ts';
+import { Controller } from '../../../runtime/controller.ts';
 import { EventRecorder, type EventType } from '../../../runtime/events.ts';
 import { type Logger, silentLogger } from '../../../runtime/logger.ts';
-import {
-  measuredReconcile,
-  registry as metricsRegistry,
-  prometheusWorkQueueMetrics,
-} from '../../../runtime/metrics.ts';
+import { registry as metricsRegistry } from '../../../runtime/metrics.ts';
 import { ok, type ReconcileResult, requeueAfter, retry } from '../../../runtime/reconcile.ts';
-import { kubefedRateLimiter, runWorkers, WorkQueue } from '../../../runtime/workqueue/index.ts';
 import { judgeCluster, judgeFederatedObject, judgeMemberCopy, type Verdict } from './decide.ts';
 import { type ConfigMapObject, fromConfigMap, type PendingDeletion } from './record.ts';
 import type { PendingDeletionStore } from './store.ts';
@@ -49,58 +45,54 @@ export interface PendingDeletionControllerOptions {
 export class PendingDeletionController {
   readonly #opts: PendingDeletionControllerOptions;
   readonly #log: Logger;
-  readonly #queue: WorkQueue;
+  readonly #controller: Controller;
   readonly #events: EventRecorder;
   readonly #client: KubeClient;
-  readonly #unsubscribe: Array<() => void> = [];
-  #running: Promise<void> | undefined;
 
   constructor(opts: PendingDeletionControllerOptions) {
     this.#opts = opts;
     this.#log = (opts.logger ?? silentLogger).child({ controller: 'pendingdeletion' });
     this.#client = opts.host.fork();
-    this.#queue = new WorkQueue({
-      name: 'pendingdeletion',
-      rateLimiter: kubefedRateLimiter(),
-      metrics: prometheusWorkQueueMetrics,
-    });
     this.#events = new EventRecorder(this.#client, 'pendingdeletion-controller', this.#log);
+    const { store, registry } = opts;
+    this.#controller = new Controller({
+      name: 'pendingdeletion',
+      logger: this.#log,
+      reconcile: (name) => this.reconcile(name),
+      workers: 2,
+    })
+      .source((enqueue) =>
+        store.addListener({
+          onRecord: (name) => {
+            enqueue(name);
+            this.#updateGauge();
+          },
+          onRecordDeleted: () => this.#updateGauge(),
+        }),
+      )
+      .source((enqueue) =>
+        registry.addListener({
+          onClusterChange: (cluster, change, ready) => {
+            if (!ready && change !== 'removed') return;
+            for (const cm of store.list()) {
+              if (cm.data?.cluster === cluster) enqueue(cm.metadata.name ?? '', READY_DELAY_MS);
+            }
+          },
+        }),
+      )
+      // Records loaded before this start (the store synced first) get their first look now.
+      .beforeWorkers(() => {
+        for (const cm of store.list()) this.#controller.enqueue(cm.metadata.name ?? '');
+        this.#updateGauge();
+      });
   }
 
   start(): void {
-    const { store, registry } = this.#opts;
-    this.#unsubscribe.push(
-      store.addListener({
-        onRecord: (name) => {
-          this.#queue.add(name);
-          this.#updateGauge();
-        },
-        onRecordDeleted: () => this.#updateGauge(),
-      }),
-      registry.addListener({
-        onClusterChange: (cluster, change, ready) => {
-          if (!ready && change !== 'removed') return;
-          for (const cm of store.list()) {
-            if (cm.data?.cluster === cluster) this.#queue.addAfter(cm.metadata.name ?? '', READY_DELAY_MS);
-          }
-        },
-      }),
-    );
-    // Records loaded before this start (the store synced first) get their first look now.
-    for (const cm of store.list()) this.#queue.add(cm.metadata.name ?? '');
-    this.#updateGauge();
-    this.#running ??= runWorkers(
-      this.#queue,
-      2,
-      measuredReconcile('pendingdeletion', (name) => this.reconcile(name)),
-      { logger: this.#log },
-    );
+    this.#controller.start();
   }
 
   async stop(): Promise<void> {
-    for (const u of this.#unsubscribe.splice(0)) u();
-    this.#queue.shutDown();
-    await this.#running;
+    await this.#controller.stop();
     await this.#client.close();
   }
 
