@@ -17,6 +17,7 @@ import {
   isNotFound,
   type KubeClient,
   type KubeObject,
+  resourceTypeName,
 } from '../kube/client/index.ts';
 import { findApiResource, targetSchemaInfo, toTargetTypeInfo } from './api-resources.ts';
 import { hostError } from './context.ts';
@@ -296,7 +297,7 @@ function apiRef(ftc: FederatedTypeConfigObject): { plural: string; group: string
 
 /** KubeFed's qualifiedAPIResourceName: `plural.group/version`, or `plural/version` for the core group. */
 function qualifiedApiName(r: { pluralName: string; group?: string; version: string }): string {
-  return r.group ? `${r.pluralName}.${r.group}/${r.version}` : `${r.pluralName}/${r.version}`;
+  return resourceTypeName({ plural: r.pluralName, group: r.group ?? '', version: r.version });
 }
 
 async function getOrUndefined<T>(

@@ -2,7 +2,7 @@ import { parseAllDocuments, stringify as toYaml } from 'yaml';
 import { pluralName } from '../api/core/v1beta1/index.ts';
 import { federatedTypeConfigFor } from '../federation-types/federated-crd.ts';
 import { FEDERATED_GROUP, FEDERATED_VERSION } from '../federation-types/group.ts';
-import type { KubeObject } from '../kube/client/index.ts';
+import { apiVersionOf, type KubeObject } from '../kube/client/index.ts';
 
 /** The federated type a target object is converted into. */
 export interface FederatedTypeRef {
@@ -85,9 +85,7 @@ export function federatedResourceFromTarget(target: KubeObject, type: FederatedT
   const metadata: FederatedObject['metadata'] = namespace ? { name, namespace } : { name };
   return {
     object: {
-      apiVersion: type.federatedGroup
-        ? `${type.federatedGroup}/${type.federatedVersion}`
-        : type.federatedVersion,
+      apiVersion: apiVersionOf({ group: type.federatedGroup, version: type.federatedVersion }),
       kind: type.federatedKind,
       metadata,
       spec: { template: templateOut, placement: { clusterSelector: { matchLabels: {} } } },

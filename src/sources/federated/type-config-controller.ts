@@ -15,6 +15,7 @@ import {
   type KubeClient,
   type KubeObject,
   type ResourceType,
+  resourceTypeName,
 } from '../../kube/client/index.ts';
 import { ClusterRegistry } from '../../members/cluster-registry.ts';
 import { Informer } from '../../runtime/informer/index.ts';
@@ -157,7 +158,7 @@ export class FederatedTypeConfigController implements Runnable {
 
   #namespaceTypeKey(): string {
     const t = this.#federatedNamespaceType();
-    return t ? `${t.plural}.${t.group}/${t.version}` : '';
+    return t ? resourceTypeName(t) : '';
   }
 
   #federatedNamespaceType(): ResourceType | undefined {
