@@ -11,6 +11,7 @@ import {
   type ResourceType,
 } from '../kube/client/index.ts';
 import { type ApiResourceInfo, type DiscoveryResult, discoverApiResources } from '../kube/discovery.ts';
+import { dns1123SubdomainErrors } from '../kube/validation.ts';
 import { sleep } from '../util/backoff.ts';
 import { findApiResource, nameMatchesResource, toTargetTypeInfo } from './api-resources.ts';
 import { hostError } from './context.ts';
@@ -383,22 +384,6 @@ export function isGeneratedObject(resource: { group: string; plural: string }, o
   if (resource.plural === 'serviceaccounts') return name === 'default';
   if (resource.plural === 'secrets') return obj['type'] === 'kubernetes.io/service-account-token';
   return false;
-}
-
-const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-
-/** validation.IsDNS1123Subdomain: the problems with a name, none if it is valid. */
-export function dns1123SubdomainErrors(name: string): string[] {
-  const errs: string[] = [];
-  if (Buffer.byteLength(name) > 253) errs.push('must be no more than 253 characters');
-  if (!DNS1123_SUBDOMAIN.test(name)) {
-    errs.push(
-      "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and " +
-        "must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is " +
-        "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
-    );
-  }
-  return errs;
 }
 
 /**
