@@ -3,6 +3,7 @@ import { pluralName } from '../api/core/v1beta1/index.ts';
 import { federatedTypeConfigFor } from '../federation-types/federated-crd.ts';
 import { FEDERATED_GROUP, FEDERATED_VERSION } from '../federation-types/group.ts';
 import { apiVersionOf, type KubeObject } from '../kube/client/index.ts';
+import type { FederatedObject } from '../sources/federated/federated-object.ts';
 
 /** The federated type a target object is converted into. */
 export interface FederatedTypeRef {
@@ -15,8 +16,11 @@ export interface FederatedTypeRef {
   targetKind?: string;
 }
 
-/** A Federated<Kind> object as `kubefedctl federate` creates it: the target as template, all clusters. */
-export interface FederatedObject extends KubeObject {
+/**
+ * A Federated<Kind> object as `kubefedctl federate` creates it: the target as template, all clusters. The
+ * sync controller's FederatedObject, with the fields federate always sets made required.
+ */
+export type FederatedObjectFromTarget = FederatedObject & {
   apiVersion: string;
   kind: string;
   metadata: { name: string; namespace?: string };
@@ -24,10 +28,10 @@ export interface FederatedObject extends KubeObject {
     template: Record<string, unknown>;
     placement: { clusterSelector: { matchLabels: Record<string, string> } };
   };
-}
+};
 
 export interface Conversion {
-  object: FederatedObject;
+  object: FederatedObjectFromTarget;
   /** Lines for the user (without a `Warning:` prefix). */
   warnings: string[];
 }
@@ -82,7 +86,7 @@ export function federatedResourceFromTarget(target: KubeObject, type: FederatedT
     labels && Object.keys(labels).length > 0 ? { metadata: { labels: { ...labels } }, ...body } : body;
 
   const namespace = type.isNamespace ? name : target.metadata.namespace;
-  const metadata: FederatedObject['metadata'] = namespace ? { name, namespace } : { name };
+  const metadata: FederatedObjectFromTarget['metadata'] = namespace ? { name, namespace } : { name };
   return {
     object: {
       apiVersion: apiVersionOf({ group: type.federatedGroup, version: type.federatedVersion }),
@@ -158,8 +162,8 @@ export function parseTargetDocuments(text: string): KubeObject[] {
 export function federateOffline(
   targets: readonly KubeObject[],
   opts: { federatedGroup?: string; federatedVersion?: string } = {},
-): { objects: FederatedObject[]; warnings: string[] } {
-  const objects: FederatedObject[] = [];
+): { objects: FederatedObjectFromTarget[]; warnings: string[] } {
+  const objects: FederatedObjectFromTarget[] = [];
   const warnings: string[] = [];
   for (const target of targets) {
     const { group, version } = splitApiVersion(target.apiVersion ?? '');

@@ -18,7 +18,7 @@ import { hostError } from './context.ts';
 import { apiFailure, enableType, parseOutputFlag } from './enable.ts';
 import { CommandError } from './errors.ts';
 import {
-  type FederatedObject,
+  type FederatedObjectFromTarget,
   federatedResourceFromTarget,
   federateOffline,
   parseTargetDocuments,
@@ -62,7 +62,7 @@ export interface FederateOptions {
 
 export interface FederateResult {
   /** Every federated object built (printed with output yaml, created otherwise). */
-  objects: FederatedObject[];
+  objects: FederatedObjectFromTarget[];
   /** FTC names of the types this run enabled (or with dryRun would enable). */
   enabledTypes: string[];
 }
@@ -101,7 +101,7 @@ export function validateFederateArgs(
 interface Artifact {
   ftc: FederatedTypeConfigObject;
   installed: boolean;
-  objects: FederatedObject[];
+  objects: FederatedObjectFromTarget[];
 }
 
 /**
@@ -319,7 +319,7 @@ async function ensureNoneExist(host: KubeClient, artifacts: readonly Artifact[])
 async function createWithRetry(
   host: KubeClient,
   type: ResourceType,
-  obj: FederatedObject,
+  obj: FederatedObjectFromTarget,
   opts: FederateOptions,
 ): Promise<void> {
   const interval = opts.createRetryIntervalMs ?? 1000;
