@@ -57,7 +57,7 @@ interface Options {
 function buildCommand(): Command {
   return new Command('kubefed-controller-manager')
     .description(
-      'The kubefed-ts control plane: cluster health (and, in later releases, propagation) controllers.',
+      'The kubefed-ts control plane: cluster health, FederatedTypeConfig and sync (propagation), scheduling and DNS controllers.',
     )
     .option(
       '--kubefed-namespace <ns>',
