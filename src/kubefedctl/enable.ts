@@ -132,9 +132,10 @@ export async function generateEnableResources(
 }
 
 /**
- * kubefedctl enable (§6.3): generates the Federated<Kind> CRD and the FTC for a target type and writes them
- * to the host. Every check runs before the first write; if the FTC cannot be written after the CRD was, the
- * CRD is put back as it was (deleted if this run created it).
+ * kubefedctl enable (KubeFed pkg/kubefedctl/enable/enable.go, (*enableType).Run, GetResources and
+ * CreateResources): generates the Federated<Kind> CRD and the FTC for a target type and writes them to the
+ * host. Every check runs before the first write; if the FTC cannot be written after the CRD was, the CRD is
+ * put back as it was (deleted if this run created it).
  */
 export async function enableType(opts: EnableTypeOptions): Promise<EnableTypeResult> {
   const out = opts.out ?? (() => {});

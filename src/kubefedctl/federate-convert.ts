@@ -45,9 +45,10 @@ export function qualifiedName(name: string, namespace?: string): string {
 }
 
 /**
- * KubeFed's FederatedResourceFromTargetResource (§6.5). The template is the target without apiVersion, kind,
- * status and every metadata field but labels (the rest is set by the system or the sync controller), minus
- * fields a controller of the host filled in that must not be copied to other clusters.
+ * KubeFed's FederatedResourceFromTargetResource (pkg/kubefedctl/federate/federate.go). The template is the
+ * target without apiVersion, kind, status and every metadata field but labels (the rest is set by the system
+ * or the sync controller), minus fields a controller of the host filled in that must not be copied to other
+ * clusters.
  */
 export function federatedResourceFromTarget(target: KubeObject, type: FederatedTypeRef): Conversion {
   const template = structuredClone(target) as Json;
@@ -72,7 +73,8 @@ export function federatedResourceFromTarget(target: KubeObject, type: FederatedT
   const annotations = target.metadata.annotations ?? {};
   const keys = Object.keys(annotations).sort();
   if (keys.length > 0) {
-    // KubeFed prints the whole map (values too); the keys alone stay one line with last-applied-configuration.
+    // KubeFed prints the whole map (values too); the keys alone stay one line with
+    // last-applied-configuration.
     warnings.push(
       `Annotations defined for ${targetKind} "${qualifiedName(name, target.metadata.namespace)}" will not ` +
         `appear in the template of the federated resource: ${keys.join(', ')}`,
@@ -100,8 +102,8 @@ export function federatedResourceFromTarget(target: KubeObject, type: FederatedT
 
 /**
  * Node ports and cluster IPs are allocated per cluster: copied, they would collide in the members. A headless
- * Service's `None` is kept (kubefed-ts choice): it is the user's choice, not an allocation, and without it the
- * members would get ordinary ClusterIP services. KubeFed removes it too.
+ * Service's `None` is kept (kubefed-ts choice): it is the user's choice, not an allocation, and without it
+ * the members would get ordinary ClusterIP services. KubeFed removes it too.
  */
 function stripServiceAllocations(spec: Json): void {
   if (Array.isArray(spec['ports'])) {

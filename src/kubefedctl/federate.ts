@@ -55,7 +55,9 @@ export interface FederateOptions {
   warn?: (line: string) => void;
   /** Reads the -f input; the default reads the file, or stdin for `-`. */
   readInput?: (filename: string) => string;
-  /** Creation retries NotFound (a just-enabled CRD not served yet) this long, this often (KubeFed: 10 s, 1 s). */
+  /**
+   * Creation retries NotFound (a just-enabled CRD not served yet) this long, this often (KubeFed: 10 s, 1 s).
+   */
   createRetryTimeoutMs?: number;
   createRetryIntervalMs?: number;
 }
@@ -67,7 +69,9 @@ export interface FederateResult {
   enabledTypes: string[];
 }
 
-/** Resources that controllers create in every namespace; they are never federated with --contents (KubeFed). */
+/**
+ * Resources that controllers create in every namespace; they are never federated with --contents (KubeFed).
+ */
 const CONTROLLER_CREATED_RESOURCES = [
   'endpoints',
   'events',
@@ -97,7 +101,9 @@ export function validateFederateArgs(
   return { typeName, resourceName, output };
 }
 
-/** What one type contributes: its FTC (installed, or generated to be enabled/assumed) and federated objects. */
+/**
+ * What one type contributes: its FTC (installed, or generated to be enabled/assumed) and federated objects.
+ */
 interface Artifact {
   ftc: FederatedTypeConfigObject;
   installed: boolean;
@@ -105,9 +111,10 @@ interface Artifact {
 }
 
 /**
- * kubefedctl federate (§6.5): builds the federated object of a host resource (with --contents, also of
- * everything in a namespace) and creates it, enabling missing types first with --enable-type. Every read
- * and check happens before the first write; with -o yaml or -f nothing is written at all.
+ * kubefedctl federate (KubeFed pkg/kubefedctl/federate/federate.go, (*federateResource).Run): builds the
+ * federated object of a host resource (with --contents, also of everything in a namespace) and creates it,
+ * enabling missing types first with --enable-type. Every read and check happens before the first write; with
+ * -o yaml or -f nothing is written at all.
  */
 export async function federate(opts: FederateOptions): Promise<FederateResult> {
   const out = opts.out ?? (() => {});

@@ -31,7 +31,10 @@ import { applyFtcDefaults, ftcControlPlan } from './type-config-plan.ts';
 
 type FtcObject = FederatedTypeConfig & KubeObject;
 
-/** The FTC that federates namespaces: namespaced types wait for it (§3.4). */
+/**
+ * The FTC that federates namespaces: namespaced types wait for it (KubeFed federatedtypeconfig/controller.go,
+ * (*Controller).reconcile).
+ */
 export const NAMESPACES_FTC = 'namespaces';
 
 export interface FederatedTypeConfigControllerOptions {
@@ -51,9 +54,10 @@ interface Running {
 }
 
 /**
- * The FederatedTypeConfig controller (§3.4): one sync controller per enabled FTC, started, stopped and
- * restarted as FTCs change, with `status.propagationController` telling which. It also owns the cluster
- * registry that every sync controller shares.
+ * The FederatedTypeConfig controller (KubeFed pkg/controller/federatedtypeconfig/controller.go): one sync
+ * controller per enabled FTC, started, stopped and restarted as FTCs change, with
+ * `status.propagationController` telling which. It also owns the cluster registry that every sync controller
+ * shares.
  */
 export class FederatedTypeConfigController implements Runnable {
   readonly name = 'federatedtypeconfig';

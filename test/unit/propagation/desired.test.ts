@@ -226,7 +226,7 @@ describe('addManagedLabel', () => {
 });
 
 describe('buildClusterObject', () => {
-  // KubeFed example/sample1 (reference §11).
+  // KubeFed example/sample1 (federateddeployment.yaml).
   const template = {
     metadata: { labels: { app: 'nginx' } },
     spec: {
