@@ -21,10 +21,9 @@ import {
 } from '../kubefedctl/plan.ts';
 import { liveSource } from '../kubefedctl/plan-live.ts';
 import { unjoin } from '../kubefedctl/unjoin.ts';
+import { VERSION } from '../version.ts';
 import { flagShapes, normalizeArgs } from './argv.ts';
 import { scopedMemberGrant, syncRbacCommand, syncScopedMembersAfterTypeChange } from './sync-rbac.ts';
-
-export const VERSION = 'v0.1.0';
 
 const out = (line: string) => process.stdout.write(line.endsWith('\n') ? line : `${line}\n`);
 const warn = (line: string) => process.stderr.write(`Warning: ${line}\n`);

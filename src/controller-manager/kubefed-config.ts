@@ -43,9 +43,10 @@ function scopeFromEnv(env: NodeJS.ProcessEnv): KubeFedScope | undefined {
 }
 
 /**
- * KubeFed's start-up config step (kubefed-behaviour §3.1): read the KubeFedConfig `kubefed` from a file
- * (--kubefed-config) or from the KubeFed namespace, creating it with defaults when it does not exist;
- * then validate. Missing fields are defaulted in memory, as the defaulting webhook would have done.
+ * KubeFed's start-up config step (cmd/controller-manager/app/controller-manager.go, Run and
+ * setDefaultKubeFedConfig): read the KubeFedConfig `kubefed` from a file (--kubefed-config) or from the
+ * KubeFed namespace, creating it with defaults when it does not exist; then validate. Missing fields are
+ * defaulted in memory, as the defaulting webhook would have done.
  */
 export async function loadKubeFedConfig(opts: {
   client: KubeClient;

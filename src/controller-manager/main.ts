@@ -20,6 +20,7 @@ import { createLogger, type Logger } from '../runtime/logger.ts';
 import { Manager, signalsHandler } from '../runtime/manager.ts';
 import { FederatedTypeConfigController } from '../sources/federated/type-config-controller.ts';
 import { Backoff, sleep } from '../util/backoff.ts';
+import { VERSION } from '../version.ts';
 import { controllerSet } from './controller-set.ts';
 import { FatalConfigError, loadKubeFedConfig } from './kubefed-config.ts';
 import { kubefedGuard } from './kubefed-lock-check.ts';
@@ -57,7 +58,7 @@ interface Options {
 function buildCommand(): Command {
   return new Command('kubefed-controller-manager')
     .description(
-      'The kubefed-ts control plane: cluster health (and, in later releases, propagation) controllers.',
+      'The kubefed-ts control plane: cluster health, FederatedTypeConfig and sync (propagation), scheduling and DNS controllers.',
     )
     .option(
       '--kubefed-namespace <ns>',
@@ -104,7 +105,7 @@ function buildCommand(): Command {
       false,
     )
     .addOption(new Option('-v, --v <level>', 'log verbosity (0 info, 1+ debug)').default(0).argParser(Number))
-    .version('kubefed-ts v0.1.0', '--version') as unknown as Command;
+    .version(`kubefed-ts ${VERSION}`, '--version') as unknown as Command;
 }
 
 function hostRestConfig(o: Options): RestConfig {

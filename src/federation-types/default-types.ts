@@ -5,7 +5,10 @@ import { type FederatedTypeConfigObject, federatedCrdFor, federatedTypeConfigFor
 /** Kinds whose member status feeds the workload columns, so their FTCs collect remote status. */
 const STATUS_COLLECTING_PLURALS = new Set(['deployments.apps', 'replicasets.apps', 'jobs.batch']);
 
-/** CRDs and FTCs of the ten default federated types (§2.6), FTCs in the given KubeFed namespace. */
+/**
+ * CRDs and FTCs of the ten default federated types (KubeFed charts/kubefed/templates/federatedtypeconfig.yaml
+ * and crds/), FTCs in the given KubeFed namespace.
+ */
 export function defaultFederatedTypes(namespace: string): {
   crds: CustomResourceDefinition[];
   ftcs: FederatedTypeConfigObject[];

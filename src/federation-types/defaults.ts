@@ -8,8 +8,9 @@ function builtin(t: Builtin): TargetTypeInfo {
 }
 
 /**
- * The ten types KubeFed's Helm chart enables (§2.6), in its order (by FTC name), with Kubernetes' own short
- * names so that the federated short names come out as in the chart (fcm, fdeploy, fing, fns, frs, fsa, fsvc).
+ * The ten types KubeFed's Helm chart enables (charts/kubefed/templates/federatedtypeconfig.yaml), in its
+ * order (by FTC name), with Kubernetes' own short names so that the federated short names come out as in the
+ * chart (fcm, fdeploy, fing, fns, frs, fsa, fsvc).
  */
 export const DEFAULT_TARGET_TYPES: readonly TargetTypeInfo[] = [
   builtin({

@@ -1,7 +1,8 @@
 /**
- * Group/versions that serve the same objects (KubeFed's enable/deprecatedapis.go, §6.3). Only one of them
- * may be federated at a time, or two sync controllers would fight over the same member objects. The first
- * entry is the current API. As in KubeFed, ingresses lack networking.k8s.io/v1 (§13 quirk).
+ * Group/versions that serve the same objects (KubeFed pkg/kubefedctl/enable/deprecatedapis.go, equivalentAPIs
+ * and IsEquivalentAPI). Only one of them may be federated at a time, or two sync controllers would fight over
+ * the same member objects. The first entry is the current API. As in KubeFed's table, ingresses lack
+ * networking.k8s.io/v1.
  */
 export const EQUIVALENT_APIS: Readonly<Record<string, ReadonlyArray<{ group: string; version: string }>>> = {
   deployments: [

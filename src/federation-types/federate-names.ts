@@ -1,9 +1,14 @@
-/** `<plural>` for the core group, else `<plural>.<group>`: FTC names and CRD names are both built this way. */
+/**
+ * `<plural>` for the core group, else `<plural>.<group>`: FTC names and CRD names are both built this way.
+ */
 export function groupQualifiedName(plural: string, group: string): string {
   return group ? `${plural}.${group}` : plural;
 }
 
-/** The FTC name KubeFed requires for a target type (§2.3), e.g. `deployments.apps`, `configmaps`. */
+/**
+ * The FTC name KubeFed requires for a target type (pkg/apis/core/typeconfig, GroupQualifiedName; checked by
+ * the FTC webhook), e.g. `deployments.apps`, `configmaps`.
+ */
 export function ftcNameFor(target: { plural: string; group: string }): string {
   return groupQualifiedName(target.plural, target.group);
 }

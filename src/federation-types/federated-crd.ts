@@ -27,13 +27,18 @@ export interface FederatedTypeOptions {
   federatedVersion?: string;
 }
 
-/** FederatedNamespace lives inside the namespace it federates, so it is namespaced although Namespace is not. */
+/**
+ * FederatedNamespace lives inside the namespace it federates, so it is namespaced although Namespace is not.
+ */
 function federatedScope(target: TargetTypeInfo): 'Namespaced' | 'Cluster' {
   if (target.group === '' && target.plural === 'namespaces') return 'Namespaced';
   return target.namespaced ? 'Namespaced' : 'Cluster';
 }
 
-/** The FTC `kubefedctl enable` writes for a target (§6.3). */
+/**
+ * The FTC `kubefedctl enable` writes for a target (KubeFed pkg/kubefedctl/enable/enable.go,
+ * GenerateTypeConfigForTarget).
+ */
 export function federatedTypeConfigFor(
   target: TargetTypeInfo,
   opts: FederatedTypeOptions & { namespace: string; statusCollection?: boolean },
@@ -73,7 +78,11 @@ export function federatedCrdName(ftc: { spec: FederatedTypeConfigSpec }): string
   return groupQualifiedName(ftc.spec.federatedType.pluralName, ftc.spec.federatedType.group ?? '');
 }
 
-/** The Federated<Kind> CRD for a target, shaped as KubeFed's generator makes it (§2.6) plus kubefed-ts columns. */
+/**
+ * The Federated<Kind> CRD for a target, shaped as KubeFed's generator makes it
+ * (pkg/kubefedctl/enable/enable.go, federatedTypeCRD; validation.go, federatedTypeValidationSchema) plus
+ * kubefed-ts columns.
+ */
 export function federatedCrdFor(
   target: TargetTypeInfo,
   opts: FederatedTypeOptions = {},

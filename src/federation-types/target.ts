@@ -8,8 +8,13 @@ export interface TargetTypeInfo {
   singular: string;
   shortNames: string[];
   namespaced: boolean;
-  /** The target has `spec.replicas` of type integer/int32, so the federated type gets `spec.retainReplicas`. */
+  /**
+   * The target has `spec.replicas` of type integer/int32, so the federated type gets `spec.retainReplicas`.
+   */
   scalable: boolean;
-  /** A schema for the target was found; without one KubeFed declares no `spec.template` (§6.3 quirk). */
+  /**
+   * A schema for the target was found; without one KubeFed declares no `spec.template`
+   * (pkg/kubefedctl/enable/validation.go, federatedTypeValidationSchema).
+   */
   hasSchema: boolean;
 }

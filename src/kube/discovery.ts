@@ -1,4 +1,4 @@
-import { errorMessage, type KubeClient } from './client/index.ts';
+import { apiVersionOf, errorMessage, type KubeClient } from './client/index.ts';
 
 /** One API resource as discovery reports it, with the group/version it was taken from. */
 export interface ApiResourceInfo {
@@ -78,7 +78,7 @@ export async function discoverApiResources(
     plan.map((p) =>
       Promise.all(
         p.versions.map(async (version) => {
-          const gv = p.group ? `${p.group}/${version}` : version;
+          const gv = apiVersionOf({ group: p.group, version });
           const path = p.group ? `/apis/${gv}` : `/api/${version}`;
           try {
             const list = await client.request<RawResourceList>('GET', path);

@@ -6,7 +6,9 @@ import { type ApiResourceInfo, type DiscoveryResult, discoverApiResources } from
 import { hostError } from './context.ts';
 import { CommandError } from './errors.ts';
 
-/** KubeFed's NameMatchesResource: plural, singular, kind, plural.group or a short name, case-insensitively. */
+/**
+ * KubeFed's NameMatchesResource: plural, singular, kind, plural.group or a short name, case-insensitively.
+ */
 export function nameMatchesResource(name: string, r: ApiResourceInfo): boolean {
   const n = name.toLowerCase();
   return (
@@ -19,8 +21,8 @@ export function nameMatchesResource(name: string, r: ApiResourceInfo): boolean {
 }
 
 /**
- * KubeFed's LookupAPIResource (§6.3): a core-group match wins outright (there is no other way to name a
- * core type that shares its name with a CRD); otherwise exactly one match is required.
+ * KubeFed's LookupAPIResource (pkg/kubefedctl/enable/util.go): a core-group match wins outright (there is no
+ * other way to name a core type that shares its name with a CRD); otherwise exactly one match is required.
  */
 export function lookupApiResource(resources: readonly ApiResourceInfo[], name: string): ApiResourceInfo {
   const matches = resources.filter((r) => nameMatchesResource(name, r));
@@ -56,9 +58,10 @@ const isInt32 = (s: { type?: string; format?: string } | undefined): boolean =>
   s?.type === 'integer' && s.format === 'int32';
 
 /**
- * Whether the target has a schema and a `spec.replicas` int32 (§6.3). A CRD target is judged by its own
- * schema for that version (or a scale subresource on `.spec.replicas`); a built-in one by the server's
- * OpenAPI v3 document. If OpenAPI cannot be read, assume a schema and trust discovery's `scale` subresource.
+ * Whether the target has a schema and a `spec.replicas` int32 (KubeFed pkg/kubefedctl/enable/schema.go,
+ * newSchemaAccessor; validation.go adds retainReplicas). A CRD target is judged by its own schema for that
+ * version (or a scale subresource on `.spec.replicas`); a built-in one by the server's OpenAPI v3 document.
+ * If OpenAPI cannot be read, assume a schema and trust discovery's `scale` subresource.
  */
 export async function targetSchemaInfo(
   client: KubeClient,
@@ -156,7 +159,8 @@ export function toTargetTypeInfo(r: ApiResourceInfo, schema: TargetSchemaInfo): 
 
 /**
  * Discovery plus lookup, as enable and disable use it. Discovery failures of single group versions only
- * matter when nothing matched (then they may be why); when a match is found they are a warning (§6.3).
+ * matter when nothing matched (then they may be why); when a match is found they are a warning (as KubeFed's
+ * LookupAPIResource since v0.6.1).
  */
 export async function findApiResource(
   client: KubeClient,

@@ -47,9 +47,10 @@ export function validateDisableFlags(opts: {
 }
 
 /**
- * kubefedctl disable (§6.4): turns propagation off, waits until the FTC controller reports the sync
- * controller stopped, optionally deletes the federated CRD (refused while instances exist), then deletes the
- * FTC. The FTC's finalizer keeps it until the controller manager lets go; that is not waited for.
+ * kubefedctl disable (KubeFed pkg/kubefedctl/disable.go, DisableFederation): turns propagation off, waits
+ * until the FTC controller reports the sync controller stopped, optionally deletes the federated CRD (refused
+ * while instances exist), then deletes the FTC. The FTC's finalizer keeps it until the controller manager
+ * lets go; that is not waited for.
  */
 export async function disableType(opts: DisableTypeOptions): Promise<DisableTypeResult> {
   const out = opts.out ?? (() => {});

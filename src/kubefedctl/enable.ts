@@ -17,6 +17,7 @@ import {
   isNotFound,
   type KubeClient,
   type KubeObject,
+  resourceTypeName,
 } from '../kube/client/index.ts';
 import { findApiResource, targetSchemaInfo, toTargetTypeInfo } from './api-resources.ts';
 import { hostError } from './context.ts';
@@ -131,9 +132,10 @@ export async function generateEnableResources(
 }
 
 /**
- * kubefedctl enable (§6.3): generates the Federated<Kind> CRD and the FTC for a target type and writes them
- * to the host. Every check runs before the first write; if the FTC cannot be written after the CRD was, the
- * CRD is put back as it was (deleted if this run created it).
+ * kubefedctl enable (KubeFed pkg/kubefedctl/enable/enable.go, (*enableType).Run, GetResources and
+ * CreateResources): generates the Federated<Kind> CRD and the FTC for a target type and writes them to the
+ * host. Every check runs before the first write; if the FTC cannot be written after the CRD was, the CRD is
+ * put back as it was (deleted if this run created it).
  */
 export async function enableType(opts: EnableTypeOptions): Promise<EnableTypeResult> {
   const out = opts.out ?? (() => {});
@@ -296,7 +298,7 @@ function apiRef(ftc: FederatedTypeConfigObject): { plural: string; group: string
 
 /** KubeFed's qualifiedAPIResourceName: `plural.group/version`, or `plural/version` for the core group. */
 function qualifiedApiName(r: { pluralName: string; group?: string; version: string }): string {
-  return r.group ? `${r.pluralName}.${r.group}/${r.version}` : `${r.pluralName}/${r.version}`;
+  return resourceTypeName({ plural: r.pluralName, group: r.group ?? '', version: r.version });
 }
 
 async function getOrUndefined<T>(

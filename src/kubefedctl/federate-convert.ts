@@ -2,7 +2,8 @@ import { parseAllDocuments, stringify as toYaml } from 'yaml';
 import { pluralName } from '../api/core/v1beta1/index.ts';
 import { federatedTypeConfigFor } from '../federation-types/federated-crd.ts';
 import { FEDERATED_GROUP, FEDERATED_VERSION } from '../federation-types/group.ts';
-import type { KubeObject } from '../kube/client/index.ts';
+import { apiVersionOf, type KubeObject } from '../kube/client/index.ts';
+import type { FederatedObject } from '../sources/federated/federated-object.ts';
 
 /** The federated type a target object is converted into. */
 export interface FederatedTypeRef {
@@ -15,8 +16,11 @@ export interface FederatedTypeRef {
   targetKind?: string;
 }
 
-/** A Federated<Kind> object as `kubefedctl federate` creates it: the target as template, all clusters. */
-export interface FederatedObject extends KubeObject {
+/**
+ * A Federated<Kind> object as `kubefedctl federate` creates it: the target as template, all clusters. The
+ * sync controller's FederatedObject, with the fields federate always sets made required.
+ */
+export type FederatedObjectFromTarget = FederatedObject & {
   apiVersion: string;
   kind: string;
   metadata: { name: string; namespace?: string };
@@ -24,10 +28,10 @@ export interface FederatedObject extends KubeObject {
     template: Record<string, unknown>;
     placement: { clusterSelector: { matchLabels: Record<string, string> } };
   };
-}
+};
 
 export interface Conversion {
-  object: FederatedObject;
+  object: FederatedObjectFromTarget;
   /** Lines for the user (without a `Warning:` prefix). */
   warnings: string[];
 }
@@ -41,9 +45,10 @@ export function qualifiedName(name: string, namespace?: string): string {
 }
 
 /**
- * KubeFed's FederatedResourceFromTargetResource (§6.5). The template is the target without apiVersion, kind,
- * status and every metadata field but labels (the rest is set by the system or the sync controller), minus
- * fields a controller of the host filled in that must not be copied to other clusters.
+ * KubeFed's FederatedResourceFromTargetResource (pkg/kubefedctl/federate/federate.go). The template is the
+ * target without apiVersion, kind, status and every metadata field but labels (the rest is set by the system
+ * or the sync controller), minus fields a controller of the host filled in that must not be copied to other
+ * clusters.
  */
 export function federatedResourceFromTarget(target: KubeObject, type: FederatedTypeRef): Conversion {
   const template = structuredClone(target) as Json;
@@ -68,7 +73,8 @@ export function federatedResourceFromTarget(target: KubeObject, type: FederatedT
   const annotations = target.metadata.annotations ?? {};
   const keys = Object.keys(annotations).sort();
   if (keys.length > 0) {
-    // KubeFed prints the whole map (values too); the keys alone stay one line with last-applied-configuration.
+    // KubeFed prints the whole map (values too); the keys alone stay one line with
+    // last-applied-configuration.
     warnings.push(
       `Annotations defined for ${targetKind} "${qualifiedName(name, target.metadata.namespace)}" will not ` +
         `appear in the template of the federated resource: ${keys.join(', ')}`,
@@ -82,12 +88,10 @@ export function federatedResourceFromTarget(target: KubeObject, type: FederatedT
     labels && Object.keys(labels).length > 0 ? { metadata: { labels: { ...labels } }, ...body } : body;
 
   const namespace = type.isNamespace ? name : target.metadata.namespace;
-  const metadata: FederatedObject['metadata'] = namespace ? { name, namespace } : { name };
+  const metadata: FederatedObjectFromTarget['metadata'] = namespace ? { name, namespace } : { name };
   return {
     object: {
-      apiVersion: type.federatedGroup
-        ? `${type.federatedGroup}/${type.federatedVersion}`
-        : type.federatedVersion,
+      apiVersion: apiVersionOf({ group: type.federatedGroup, version: type.federatedVersion }),
       kind: type.federatedKind,
       metadata,
       spec: { template: templateOut, placement: { clusterSelector: { matchLabels: {} } } },
@@ -98,8 +102,8 @@ export function federatedResourceFromTarget(target: KubeObject, type: FederatedT
 
 /**
  * Node ports and cluster IPs are allocated per cluster: copied, they would collide in the members. A headless
- * Service's `None` is kept (kubefed-ts choice): it is the user's choice, not an allocation, and without it the
- * members would get ordinary ClusterIP services. KubeFed removes it too.
+ * Service's `None` is kept (kubefed-ts choice): it is the user's choice, not an allocation, and without it
+ * the members would get ordinary ClusterIP services. KubeFed removes it too.
  */
 function stripServiceAllocations(spec: Json): void {
   if (Array.isArray(spec['ports'])) {
@@ -160,8 +164,8 @@ export function parseTargetDocuments(text: string): KubeObject[] {
 export function federateOffline(
   targets: readonly KubeObject[],
   opts: { federatedGroup?: string; federatedVersion?: string } = {},
-): { objects: FederatedObject[]; warnings: string[] } {
-  const objects: FederatedObject[] = [];
+): { objects: FederatedObjectFromTarget[]; warnings: string[] } {
+  const objects: FederatedObjectFromTarget[] = [];
   const warnings: string[] = [];
   for (const target of targets) {
     const { group, version } = splitApiVersion(target.apiVersion ?? '');

@@ -11,13 +11,14 @@ import {
   type ResourceType,
 } from '../kube/client/index.ts';
 import { type ApiResourceInfo, type DiscoveryResult, discoverApiResources } from '../kube/discovery.ts';
+import { dns1123SubdomainErrors } from '../kube/validation.ts';
 import { sleep } from '../util/backoff.ts';
 import { findApiResource, nameMatchesResource, toTargetTypeInfo } from './api-resources.ts';
 import { hostError } from './context.ts';
 import { apiFailure, enableType, parseOutputFlag } from './enable.ts';
 import { CommandError } from './errors.ts';
 import {
-  type FederatedObject,
+  type FederatedObjectFromTarget,
   federatedResourceFromTarget,
   federateOffline,
   parseTargetDocuments,
@@ -54,19 +55,23 @@ export interface FederateOptions {
   warn?: (line: string) => void;
   /** Reads the -f input; the default reads the file, or stdin for `-`. */
   readInput?: (filename: string) => string;
-  /** Creation retries NotFound (a just-enabled CRD not served yet) this long, this often (KubeFed: 10 s, 1 s). */
+  /**
+   * Creation retries NotFound (a just-enabled CRD not served yet) this long, this often (KubeFed: 10 s, 1 s).
+   */
   createRetryTimeoutMs?: number;
   createRetryIntervalMs?: number;
 }
 
 export interface FederateResult {
   /** Every federated object built (printed with output yaml, created otherwise). */
-  objects: FederatedObject[];
+  objects: FederatedObjectFromTarget[];
   /** FTC names of the types this run enabled (or with dryRun would enable). */
   enabledTypes: string[];
 }
 
-/** Resources that controllers create in every namespace; they are never federated with --contents (KubeFed). */
+/**
+ * Resources that controllers create in every namespace; they are never federated with --contents (KubeFed).
+ */
 const CONTROLLER_CREATED_RESOURCES = [
   'endpoints',
   'events',
@@ -96,17 +101,20 @@ export function validateFederateArgs(
   return { typeName, resourceName, output };
 }
 
-/** What one type contributes: its FTC (installed, or generated to be enabled/assumed) and federated objects. */
+/**
+ * What one type contributes: its FTC (installed, or generated to be enabled/assumed) and federated objects.
+ */
 interface Artifact {
   ftc: FederatedTypeConfigObject;
   installed: boolean;
-  objects: FederatedObject[];
+  objects: FederatedObjectFromTarget[];
 }
 
 /**
- * kubefedctl federate (§6.5): builds the federated object of a host resource (with --contents, also of
- * everything in a namespace) and creates it, enabling missing types first with --enable-type. Every read
- * and check happens before the first write; with -o yaml or -f nothing is written at all.
+ * kubefedctl federate (KubeFed pkg/kubefedctl/federate/federate.go, (*federateResource).Run): builds the
+ * federated object of a host resource (with --contents, also of everything in a namespace) and creates it,
+ * enabling missing types first with --enable-type. Every read and check happens before the first write; with
+ * -o yaml or -f nothing is written at all.
  */
 export async function federate(opts: FederateOptions): Promise<FederateResult> {
   const out = opts.out ?? (() => {});
@@ -318,7 +326,7 @@ async function ensureNoneExist(host: KubeClient, artifacts: readonly Artifact[])
 async function createWithRetry(
   host: KubeClient,
   type: ResourceType,
-  obj: FederatedObject,
+  obj: FederatedObjectFromTarget,
   opts: FederateOptions,
 ): Promise<void> {
   const interval = opts.createRetryIntervalMs ?? 1000;
@@ -383,22 +391,6 @@ export function isGeneratedObject(resource: { group: string; plural: string }, o
   if (resource.plural === 'serviceaccounts') return name === 'default';
   if (resource.plural === 'secrets') return obj['type'] === 'kubernetes.io/service-account-token';
   return false;
-}
-
-const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-
-/** validation.IsDNS1123Subdomain: the problems with a name, none if it is valid. */
-export function dns1123SubdomainErrors(name: string): string[] {
-  const errs: string[] = [];
-  if (Buffer.byteLength(name) > 253) errs.push('must be no more than 253 characters');
-  if (!DNS1123_SUBDOMAIN.test(name)) {
-    errs.push(
-      "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and " +
-        "must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is " +
-        "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
-    );
-  }
-  return errs;
 }
 
 /**

@@ -80,8 +80,8 @@ export function resolveHostClusterName(
 }
 
 /**
- * kubefedctl join (kubefed-behaviour §6.1): a service account with a token Secret and RBAC in the member,
- * the token copied into a Secret in the host, and a KubeFedCluster pointing at both.
+ * kubefedctl join (KubeFed pkg/kubefedctl/join.go, JoinCluster): a service account with a token Secret and
+ * RBAC in the member, the token copied into a Secret in the host, and a KubeFedCluster pointing at both.
  *
  * Unlike KubeFed, every check (host control plane present, both clusters reachable, existing objects under
  * --error-on-existing) runs before the first write, and a failure after that rolls back what this run
@@ -277,8 +277,9 @@ export async function readScopedRules(
 }
 
 /**
- * The member objects of a join, in creation order (KubeFed's, §6.1). With `scoped` the roles carry those
- * rules instead of KubeFed's `*` (same object names, so unjoin is the same in both modes).
+ * The member objects of a join, in creation order (KubeFed's: join.go, createAuthorizedServiceAccount and
+ * what it calls). With `scoped` the roles carry those rules instead of KubeFed's `*` (same object names, so
+ * unjoin is the same in both modes).
  */
 export function memberPlan(
   ns: string,

@@ -49,9 +49,10 @@ export function isFederatedApiResource(r: { kind: string; group: string }): bool
 }
 
 /**
- * kubefedctl orphaning-deletion enable|disable|status (§6.6). enable and disable are no-ops when the
- * annotation already says so. They write a merge patch of the annotation alone where KubeFed updated the
- * whole object it had read: a patch cannot overwrite a change made in between (e.g. by the sync controller).
+ * kubefedctl orphaning-deletion enable|disable|status (KubeFed pkg/kubefedctl/orphaning/enable.go,
+ * disable.go, status.go). enable and disable are no-ops when the annotation already says so. They write a
+ * merge patch of the annotation alone where KubeFed updated the whole object it had read: a patch cannot
+ * overwrite a change made in between (e.g. by the sync controller).
  */
 export async function orphaningDeletion(opts: OrphaningOptions): Promise<OrphaningResult> {
   const out = opts.out ?? (() => {});

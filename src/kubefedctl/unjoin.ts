@@ -29,9 +29,10 @@ export interface UnjoinResult {
 }
 
 /**
- * kubefedctl unjoin (kubefed-behaviour §6.2): removes what join created — RBAC, service account and its
- * token Secret and the KubeFed namespace in the member (unless that namespace is the host's own), then the
- * host Secret and the KubeFedCluster. NotFound counts as done everywhere; propagated workloads stay.
+ * kubefedctl unjoin (KubeFed pkg/kubefedctl/unjoin.go, UnjoinCluster): removes what join created — RBAC,
+ * service account and its token Secret and the KubeFed namespace in the member (unless that namespace is the
+ * host's own), then the host Secret and the KubeFedCluster. NotFound counts as done everywhere; propagated
+ * workloads stay.
  */
 export async function unjoin(opts: UnjoinOptions): Promise<UnjoinResult> {
   const out = opts.out ?? (() => {});

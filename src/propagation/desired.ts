@@ -1,7 +1,7 @@
 // The object to write into one member cluster: template → identity → retention → overrides →
 // managed label (KubeFed pkg/controller/sync/resource.go ObjectForCluster and dispatch/managed.go).
 
-import type { KubeObject, ObjectMeta } from '../kube/client/index.ts';
+import { apiVersionOf, type KubeObject, type ObjectMeta } from '../kube/client/index.ts';
 import { MANAGED_LABEL } from './constants.ts';
 import { deepCopy, isPlainObject, type JsonObject } from './json.ts';
 import { applyJsonPatch, type OverrideOperation } from './json-patch.ts';
@@ -33,11 +33,6 @@ const notSupported = (field: string): string =>
 
 export const ANNOTATIONS_NOT_SUPPORTED_MESSAGE = notSupported('annotations');
 export const FINALIZERS_NOT_SUPPORTED_MESSAGE = notSupported('finalizers');
-
-/** `<group>/<version>`, or just `<version>` for the core group (KubeFed writes `/v1`). */
-export function targetApiVersion(target: TargetType): string {
-  return target.group === '' ? target.version : `${target.group}/${target.version}`;
-}
 
 /** Namespace of the member object, or undefined when the target is not namespaced (Namespace included). */
 function memberNamespace(target: TargetType, namespace: string | undefined): string | undefined {
@@ -94,7 +89,7 @@ export function desiredObject(input: DesiredObjectInput): DesiredObject {
     throw new ComputeResourceError(`spec.template.apiVersion must be a string, not ${describe(apiVersion)}`);
   const { apiVersion: _a, kind: _k, metadata: _m, ...rest } = body;
   const object: KubeObject = {
-    apiVersion: apiVersion || targetApiVersion(target),
+    apiVersion: apiVersion || apiVersionOf(target),
     kind: target.kind,
     metadata,
     ...rest,

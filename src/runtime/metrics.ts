@@ -47,7 +47,7 @@ export const leaderStatus = new Gauge({
   registers: [registry],
 });
 
-// KubeFed's own metric names (kubefed-behaviour §9.2), kept for dashboards that already use them.
+// KubeFed's own metric names (pkg/metrics/metrics.go), kept for dashboards that already use them.
 export const kubefedClusterTotal = new Gauge({
   name: 'kubefedcluster_total',
   help: 'Member cluster health: 1 for the state of the latest probe, 0 for the others.',
@@ -180,7 +180,8 @@ export const prometheusWorkQueueMetrics: WorkQueueMetrics = {
 
 /**
  * Wraps a reconcile function so that each call feeds controller-runtime's reconcile metrics
- * (`controller_runtime_reconcile_total{result}`, `..._errors_total`, `..._time_seconds`), as KubeFed v0.10 does.
+ * (`controller_runtime_reconcile_total{result}`, `..._errors_total`, `..._time_seconds`), as KubeFed v0.10
+ * does.
  */
 export function measuredReconcile(
   controller: string,

@@ -14,7 +14,9 @@ export interface ExternalDnsOptions {
   /** Context to use; ExternalDNS has no --context flag, so a copy of the kubeconfig selects it. */
   context?: string;
   bind: BindServer;
-  /** `--crd-source-apiversion`, e.g. `externaldns.k8s.io/v1alpha1` or `multiclusterdns.kubefed.io/v1alpha1`. */
+  /**
+   * `--crd-source-apiversion`, e.g. `externaldns.k8s.io/v1alpha1` or `multiclusterdns.kubefed.io/v1alpha1`.
+   */
   apiVersion: string;
   /** `--crd-source-kind`; DNSEndpoint by default. */
   kind?: string;
@@ -49,9 +51,10 @@ async function lastSync(metricsUrl: string): Promise<number> {
 }
 
 /**
- * A real ExternalDNS (hack/install-dns-tools.sh builds v0.22.0 and v0.20.0) with the CRD source and the rfc2136
- * provider pointed at a BIND from startBind — the flags of real-clusters.md §6.4 with test timings. It
- * owns the whole zone (`--policy=sync`): records it no longer finds in the source are deleted.
+ * A real ExternalDNS (hack/install-dns-tools.sh builds v0.22.0 and v0.20.0) with the CRD source and the
+ * rfc2136 provider pointed at a BIND from startBind — the flags of ExternalDNS's rfc2136 tutorial
+ * (kubernetes-sigs/external-dns docs/tutorials/rfc2136.md) with test timings. It owns the whole zone
+ * (`--policy=sync`): records it no longer finds in the source are deleted.
  */
 export async function startExternalDns(opts: ExternalDnsOptions): Promise<ExternalDns> {
   const metricsPort = await freePort();

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { Command, Option } from '@commander-js/extra-typings';
 import { createLogger, type Logger } from '../runtime/logger.ts';
 import { signalsHandler } from '../runtime/manager.ts';
+import { VERSION } from '../version.ts';
 import { WebhookPath } from './admission.ts';
 import { generateWebhookCertificates } from './certs.ts';
 import { TLS_CERT_FILE, TLS_KEY_FILE, WebhookServer } from './server.ts';
@@ -59,7 +60,7 @@ function buildCommand() {
     .option('--kubeconfig <path>', 'accepted for compatibility with KubeFed; the webhooks need no API access')
     .option('--master <url>', 'accepted for compatibility with KubeFed; the webhooks need no API access')
     .addOption(new Option('-v, --v <level>', 'log verbosity (0 info, 1+ debug)').default(0).argParser(Number))
-    .version('kubefed-ts v0.1.0', '--version');
+    .version(`kubefed-ts ${VERSION}`, '--version');
 }
 
 /** Writes a fresh CA and serving certificate unless both files are there already. */

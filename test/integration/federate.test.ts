@@ -14,7 +14,7 @@ import {
   type KubeObject,
   type ResourceType,
 } from '../../src/kube/client/index.ts';
-import type { FederatedObject } from '../../src/kubefedctl/federate-convert.ts';
+import type { FederatedObjectFromTarget } from '../../src/kubefedctl/federate-convert.ts';
 import { REPO_ROOT } from '../../src/paths.ts';
 import { type Federation, startFederation } from '../../src/testing/federation.ts';
 import { waitFor } from '../../src/testing/ports.ts';
@@ -171,7 +171,7 @@ describe('kubefedctl federate / orphaning-deletion against a real kube-apiserver
       'Warning: Annotations defined for Deployment "demo/web" will not appear in the template of the ' +
         'federated resource: example.com/owner',
     ]);
-    const got = await host.get<FederatedObject>(FedDeployments, 'web', 'demo');
+    const got = await host.get<FederatedObjectFromTarget>(FedDeployments, 'web', 'demo');
     assert.equal(got.apiVersion, 'types.kubefed.io/v1beta1');
     assert.equal(got.kind, 'FederatedDeployment');
     assert.deepEqual(got.spec, {
@@ -213,7 +213,7 @@ describe('kubefedctl federate / orphaning-deletion against a real kube-apiserver
     const r = await kubefedctl(['federate', 'svc', 'web', '--kubeconfig', withNs]);
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(lines(r.stdout), ['Successfully created FederatedService "demo/web" from Service']);
-    const got = await host.get<FederatedObject>(FedServices, 'web', 'demo');
+    const got = await host.get<FederatedObjectFromTarget>(FedServices, 'web', 'demo');
     const spec = got.spec.template['spec'] as Record<string, unknown>;
     assert.equal(spec['clusterIP'], undefined);
     assert.equal(spec['clusterIPs'], undefined);
@@ -317,18 +317,18 @@ describe('kubefedctl federate / orphaning-deletion against a real kube-apiserver
         'enable type while federating the resource',
     ]);
 
-    const ns = await host.get<FederatedObject>(FedNamespaces, 'shop', 'shop');
+    const ns = await host.get<FederatedObjectFromTarget>(FedNamespaces, 'shop', 'shop');
     // The apiserver's own label is copied like any other (KubeFed too); members set the same value.
     assert.deepEqual(
       ns.spec.template,
       { metadata: { labels: { 'kubernetes.io/metadata.name': 'shop' } }, spec: {} },
       'namespace finalizers are not copied',
     );
-    const cm = await host.get<FederatedObject>(FedConfigMaps, 'settings', 'shop');
+    const cm = await host.get<FederatedObjectFromTarget>(FedConfigMaps, 'settings', 'shop');
     assert.deepEqual(cm.spec.template, { data: { k: 'v' } });
-    const secret = await host.get<FederatedObject>(FedSecrets, 'creds', 'shop');
+    const secret = await host.get<FederatedObjectFromTarget>(FedSecrets, 'creds', 'shop');
     assert.deepEqual(secret.spec.template['data'], { password: Buffer.from('s3cret').toString('base64') });
-    const sa = await host.get<FederatedObject>(FedServiceAccounts, 'builder', 'shop');
+    const sa = await host.get<FederatedObjectFromTarget>(FedServiceAccounts, 'builder', 'shop');
     assert.equal(sa.spec.template['secrets'], undefined, 'token secrets of the SA are not copied');
 
     assert.equal(await exists(host, FedConfigMaps, 'kube-root-ca.crt', 'shop'), false);
@@ -362,7 +362,7 @@ describe('kubefedctl federate / orphaning-deletion against a real kube-apiserver
       r.stderr,
       /^Warning: Skipping resource system:odd of type roles because it does not conform to the DNS-1123 subdomain spec: /,
     );
-    const role = await host.get<FederatedObject>(FedRoles, 'reader', 'team');
+    const role = await host.get<FederatedObjectFromTarget>(FedRoles, 'reader', 'team');
     // The apiserver returns an empty rule list as null.
     assert.deepEqual(role.spec.template, { rules: null });
     assert.equal(await exists(host, FedConfigMaps, 'cfg', 'team'), false, '-s cm skips configmaps');
@@ -381,7 +381,7 @@ describe('kubefedctl federate / orphaning-deletion against a real kube-apiserver
     const r = await kubefedctl(['federate', 'ns', 'preview', '--contents', '-o', 'yaml', ...kc()]);
     assert.equal(r.code, 0, r.stderr);
     assert.ok(r.stdout.startsWith('---\n'), r.stdout.slice(0, 40));
-    const docs = parseAllDocuments(r.stdout).map((d) => d.toJS() as FederatedObject);
+    const docs = parseAllDocuments(r.stdout).map((d) => d.toJS() as FederatedObjectFromTarget);
     assert.deepEqual(
       docs.map((d) => `${d.apiVersion} ${d.kind} ${d.metadata.namespace}/${d.metadata.name}`),
       [
@@ -447,7 +447,7 @@ describe('kubefedctl federate / orphaning-deletion against a real kube-apiserver
       'Successfully created FederatedStatefulSet "demo/db" from StatefulSet',
     ]);
     assert.ok(await exists(host, FederatedTypeConfigType, 'statefulsets.apps', NS));
-    const got = await host.get<FederatedObject>(FedStatefulSets, 'db', 'demo');
+    const got = await host.get<FederatedObjectFromTarget>(FedStatefulSets, 'db', 'demo');
     const sts = await host.get(StatefulSets, 'db', 'demo');
     assert.deepEqual(got.spec.template['spec'], sts['spec']);
   });
@@ -472,7 +472,7 @@ describe('kubefedctl federate / orphaning-deletion against a real kube-apiserver
     });
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stderr, '');
-    const docs = parseAllDocuments(r.stdout).map((d) => d.toJS() as FederatedObject);
+    const docs = parseAllDocuments(r.stdout).map((d) => d.toJS() as FederatedObjectFromTarget);
     assert.deepEqual(docs, [
       {
         apiVersion: 'types.kubefed.io/v1beta1',

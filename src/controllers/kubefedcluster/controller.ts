@@ -51,14 +51,17 @@ export interface ClusterHealthControllerOptions {
   health: HealthCheckConfig;
   events?: EventRecorder;
   logger?: Logger;
-  /** Probe times are refreshed at least this often even when nothing else changed (default: max(period, 60s)). */
+  /**
+   * Probe times are refreshed at least this often even when nothing else changed (default: max(period, 60s)).
+   */
   probeTimeRefreshMs?: number;
 }
 
 /**
- * The KubeFedCluster health controller (kubefed-behaviour §3.2): every period it probes each member's
- * /healthz in parallel, each bounded by the timeout, so one dead member never delays the others; applies
- * the thresholds; and writes Ready/Offline/ConfigMalformed, the version, and zones/region from nodes.
+ * The KubeFedCluster health controller (KubeFed pkg/controller/kubefedcluster/controller.go,
+ * (*ClusterController).updateClusterStatus): every period it probes each member's /healthz in parallel, each
+ * bounded by the timeout, so one dead member never delays the others; applies the thresholds; and writes
+ * Ready/Offline/ConfigMalformed, the version, and zones/region from nodes.
  */
 export class ClusterHealthController implements Runnable {
   readonly name = 'kubefedcluster';

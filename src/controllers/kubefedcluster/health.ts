@@ -13,7 +13,10 @@ export type ProbeResult =
   | { kind: 'notReady' }
   | { kind: 'ready' };
 
-/** The conditions KubeFed writes for a probe result (kubefed-behaviour §3.2), all stamped with `now`. */
+/**
+ * The conditions KubeFed writes for a probe result (KubeFed pkg/controller/kubefedcluster/clusterclient.go,
+ * GetClusterHealthStatus), all stamped with `now`.
+ */
 export function probeConditions(result: ProbeResult, now: string): ClusterCondition[] {
   const at = { lastProbeTime: now, lastTransitionTime: now };
   switch (result.kind) {
@@ -92,10 +95,10 @@ export interface Thresholds {
  * `threshold` consecutive probes that disagree with it; until then the previous conditions are reported
  * with the new probe time. Unchanged conditions keep their lastTransitionTime.
  *
- * Deliberate difference from KubeFed: KubeFed counts probes since the last reported change, so after a
- * long healthy streak one failed probe flips a cluster at once (kubefed-behaviour §3.2 "Quirk"). Here the
- * failure threshold means what users read it as: that many failures in a row. KubeFed's own unit-test
- * table (§7.5) gives the same answers under both rules.
+ * Deliberate difference from KubeFed: KubeFed counts probes since the last reported change, so after a long
+ * healthy streak one failed probe flips a cluster at once (controller.go, thresholdAdjustedClusterStatus).
+ * Here the failure threshold means what users read it as: that many failures in a row. KubeFed's own
+ * unit-test table (pkg/controller/kubefedcluster/controller_test.go) gives the same answers under both rules.
  */
 export function applyThresholds(
   probe: ClusterCondition[],

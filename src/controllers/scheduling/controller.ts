@@ -46,10 +46,12 @@ export interface SchedulingControllerOptions {
 }
 
 /**
- * The ReplicaSchedulingPreference controller (§3.7): spreads `totalReplicas` of a FederatedDeployment or
- * FederatedReplicaSet over the ready clusters with KubeFed's planner, owning the placement list and the
- * `/spec/replicas` overrides. It reads member Deployments/ReplicaSets from the sync controller's caches
- * instead of keeping its own, and lists pods only in clusters where not every replica is ready.
+ * The ReplicaSchedulingPreference controller (KubeFed pkg/controller/schedulingpreference/controller.go and
+ * pkg/schedulingtypes/replicascheduler.go, (*ReplicaScheduler).Reconcile): spreads `totalReplicas` of a
+ * FederatedDeployment or FederatedReplicaSet over the ready clusters with KubeFed's planner, owning the
+ * placement list and the `/spec/replicas` overrides. It reads member Deployments/ReplicaSets from the sync
+ * controller's caches instead of keeping its own, and lists pods only in clusters where not every replica is
+ * ready.
  */
 export class SchedulingController implements Runnable {
   readonly name = 'replicaschedulingpreference';
@@ -266,7 +268,10 @@ export class SchedulingController implements Runnable {
     return needsRecheck ? requeueAfter(RECHECK_MS) : ok();
   }
 
-  /** §3.7 step 6: selector-only placement, intersected with the FederatedNamespace's selector-only one. */
+  /**
+   * KubeFed (*ReplicaScheduler).Reconcile with intersectWithClusterSelector: selector-only placement,
+   * intersected with the FederatedNamespace's selector-only one.
+   */
   #selectorClusters(fed: FederatedObject, ready: string[]): string[] {
     const registry = this.#registry();
     const clusters = registry.list().map((c) => ({ name: c.metadata.name ?? '', labels: c.metadata.labels }));

@@ -7,6 +7,16 @@ export interface ResourceType {
   kind?: string;
 }
 
+/** The `apiVersion` of the type's objects: `group/version`, or just `version` for the core group. */
+export function apiVersionOf(t: Pick<ResourceType, 'group' | 'version'>): string {
+  return t.group ? `${t.group}/${t.version}` : t.version;
+}
+
+/** `plural.group/version`, or `plural/version` for the core group, as KubeFed names an API resource in messages. */
+export function resourceTypeName(t: Pick<ResourceType, 'group' | 'version' | 'plural'>): string {
+  return t.group ? `${t.plural}.${t.group}/${t.version}` : `${t.plural}/${t.version}`;
+}
+
 /** The REST path of a collection, an object or one of its subresources. */
 export function resourcePath(
   type: ResourceType,

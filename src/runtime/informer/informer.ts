@@ -1,4 +1,5 @@
 import {
+  apiVersionOf,
   isGone,
   type KubeClient,
   type KubeObject,
@@ -186,9 +187,7 @@ export class Informer<T extends KubeObject = KubeObject> {
       labelSelector: this.#opts.labelSelector,
       fieldSelector: this.#opts.fieldSelector,
     });
-    const apiVersion = this.#opts.type.group
-      ? `${this.#opts.type.group}/${this.#opts.type.version}`
-      : this.#opts.type.version;
+    const apiVersion = apiVersionOf(this.#opts.type);
     const seen = new Set<string>();
     for (const item of list.items) {
       // List items carry no kind/apiVersion; set them so cached objects look like watched ones.

@@ -2,7 +2,10 @@ import type { KubeObject } from '../../kube/client/index.ts';
 import type { Placement } from '../../propagation/placement.ts';
 import type { FederatedStatus } from '../../propagation/status.ts';
 
-/** A `Federated<Kind>` object as the sync controller reads it (kubefed-behaviour §2.6). */
+/**
+ * A `Federated<Kind>` object as the sync controller reads it (KubeFed pkg/controller/sync/resource.go,
+ * federatedResource).
+ */
 export interface FederatedObject extends KubeObject {
   spec?: {
     template?: unknown;

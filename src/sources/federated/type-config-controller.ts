@@ -13,6 +13,7 @@ import {
   type KubeClient,
   type KubeObject,
   type ResourceType,
+  resourceTypeName,
 } from '../../kube/client/index.ts';
 import type { ClusterRegistry } from '../../members/cluster-registry.ts';
 import type { Members } from '../../members/members.ts';
@@ -33,7 +34,10 @@ import { applyFtcDefaults, ftcControlPlan } from './type-config-plan.ts';
 
 type FtcObject = FederatedTypeConfig & KubeObject;
 
-/** The FTC that federates namespaces: namespaced types wait for it (§3.4). */
+/**
+ * The FTC that federates namespaces: namespaced types wait for it (KubeFed federatedtypeconfig/controller.go,
+ * (*Controller).reconcile).
+ */
 export const NAMESPACES_FTC = 'namespaces';
 
 export interface FederatedTypeConfigControllerOptions {
@@ -55,9 +59,10 @@ interface Running {
 }
 
 /**
- * The FederatedTypeConfig controller (§3.4): one sync controller per enabled FTC, started, stopped and
- * restarted as FTCs change, with `status.propagationController` telling which. It also owns the cluster
- * registry that every sync controller shares.
+ * The FederatedTypeConfig controller (KubeFed pkg/controller/federatedtypeconfig/controller.go): one sync
+ * controller per enabled FTC, started, stopped and restarted as FTCs change, with
+ * `status.propagationController` telling which. It also owns the cluster registry that every sync controller
+ * shares.
  */
 export class FederatedTypeConfigController implements Runnable {
   readonly name = 'federatedtypeconfig';
@@ -149,7 +154,7 @@ export class FederatedTypeConfigController implements Runnable {
 
   #namespaceTypeKey(): string {
     const t = this.#federatedNamespaceType();
-    return t ? `${t.plural}.${t.group}/${t.version}` : '';
+    return t ? resourceTypeName(t) : '';
   }
 
   #federatedNamespaceType(): ResourceType | undefined {

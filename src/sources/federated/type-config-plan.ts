@@ -4,8 +4,9 @@ import type { KubeObject } from '../../kube/client/index.ts';
 export type FtcAction = 'finalize' | 'start' | 'stop' | 'restart' | 'waitForNamespaces' | 'none';
 
 /**
- * KubeFed's name-derived defaults (§2.3): an FTC named `plural.group` (or `plural` for the core group) may
- * leave targetType.pluralName and group empty.
+ * KubeFed's name-derived defaults (pkg/apis/core/v1beta1/federatedtypeconfig_types.go,
+ * SetFederatedTypeConfigDefaults): an FTC named `plural.group` (or `plural` for the core group) may leave
+ * targetType.pluralName and group empty.
  */
 export function applyFtcDefaults<T extends FederatedTypeConfig & KubeObject>(ftc: T): T {
   const name = ftc.metadata?.name ?? '';
@@ -20,7 +21,10 @@ export function applyFtcDefaults<T extends FederatedTypeConfig & KubeObject>(ftc
   return ftc;
 }
 
-/** What the FTC controller must do with an FTC's sync controller (§3.4 steps 3–8), as a pure decision. */
+/**
+ * What the FTC controller must do with an FTC's sync controller (KubeFed
+ * pkg/controller/federatedtypeconfig/controller.go, (*Controller).reconcile), as a pure decision.
+ */
 export function ftcControlPlan(input: {
   ftc: FederatedTypeConfig & KubeObject;
   controlPlaneScope: 'Cluster' | 'Namespaced';

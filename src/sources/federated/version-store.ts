@@ -47,9 +47,10 @@ export interface VersionOwner {
 }
 
 /**
- * The PropagatedVersion / ClusterPropagatedVersion bookkeeping of one federated type (§2.4, 3.5.6): what
- * was last written to each member, so an unchanged object is never written again, not even after a restart.
- * Kept in memory, loaded once at start, written through when it changes.
+ * The PropagatedVersion / ClusterPropagatedVersion bookkeeping of one federated type (KubeFed
+ * pkg/controller/sync/version/manager.go, VersionManager): what was last written to each member, so an
+ * unchanged object is never written again, not even after a restart. Kept in memory, loaded once at start,
+ * written through when it changes.
  */
 export class VersionStore {
   readonly #client: KubeClient;

@@ -13,6 +13,7 @@ import {
   notSupported,
   required,
 } from '../../api/field-errors.ts';
+import { labelValueErrors, qualifiedNameErrors } from '../../kube/validation.ts';
 import {
   ANNOTATIONS_NOT_SUPPORTED_MESSAGE,
   FINALIZERS_NOT_SUPPORTED_MESSAGE,
@@ -25,7 +26,6 @@ import {
   parseOverrides,
 } from '../../propagation/overrides.ts';
 import { asFieldValue, isMissing, isPlainObject, type JsonObject, objectAt } from './common.ts';
-import { labelValueErrors, qualifiedNameErrors } from './k8s-strings.ts';
 
 export const FEDERATED_NAMESPACE_NAME_MESSAGE =
   'the name of a federated namespace must match the name of its containing namespace';

@@ -10,6 +10,7 @@ import {
 import { ResourceScope } from '../../api/core/v1beta1/kubefedconfig.ts';
 import { type FieldError, invalid, required } from '../../api/field-errors.ts';
 import { groupQualifiedName } from '../../federation-types/federate-names.ts';
+import { dns1035LabelErrors, dns1123SubdomainErrors } from '../../kube/validation.ts';
 import {
   asFieldValue,
   enumErrors,
@@ -19,7 +20,7 @@ import {
   objectAt,
   stringAt,
 } from './common.ts';
-import { dns1035LabelErrors, dns1123SubdomainErrors, joinMessages } from './k8s-strings.ts';
+import { joinMessages } from './k8s-strings.ts';
 
 export const FTC_NAME_MESSAGE = "name must be 'TARGET_PLURAL_NAME(.TARGET_GROUP_NAME)'";
 export const DOMAIN_WITH_A_DOT_MESSAGE = 'should be a domain with at least one dot';

@@ -7,9 +7,10 @@ import {
   TLSValidation,
 } from '../../api/core/v1beta1/kubefedcluster.ts';
 import { type FieldError, invalid, notSupported, required } from '../../api/field-errors.ts';
+import { dns1123SubdomainErrors, portNumErrors } from '../../kube/validation.ts';
 import { ClusterConfigError, parseApiEndpoint } from '../../members/cluster-config.ts';
 import { asFieldValue, enumErrors, isMissing, isPlainObject, objectAt, stringAt } from './common.ts';
-import { dns1123SubdomainErrors, joinMessages, portNumErrors } from './k8s-strings.ts';
+import { joinMessages } from './k8s-strings.ts';
 
 const TLS_VALIDATIONS = [TLSValidation.All, TLSValidation.SubjectName, TLSValidation.ValidityPeriod];
 const CONDITION_TYPES = [

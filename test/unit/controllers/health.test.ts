@@ -18,7 +18,7 @@ const notReady = (t: string, tt = t): ClusterCondition[] =>
 const summary = (cs: ClusterCondition[]) =>
   cs.map((c) => `${c.type}=${c.status}@${c.lastProbeTime}/${c.lastTransitionTime}`);
 
-describe('probe conditions (KubeFed §3.2)', () => {
+describe('probe conditions (KubeFed clusterclient.go, GetClusterHealthStatus)', () => {
   test('each probe result maps to KubeFed conditions, reasons and messages', () => {
     assert.deepEqual(probeConditions({ kind: 'ready' }, 't'), [
       {
@@ -81,7 +81,7 @@ describe('probe conditions (KubeFed §3.2)', () => {
   });
 });
 
-describe('thresholds: KubeFed controller_test.go table (§7.5)', () => {
+describe('thresholds: KubeFed pkg/controller/kubefedcluster/controller_test.go table', () => {
   test('ReadyAtBeginning', () => {
     const r = applyThresholds(ready('t1'), undefined, thresholds);
     assert.deepEqual(summary(r.conditions), ['Ready=True@t1/t1']);

@@ -4,7 +4,7 @@ import { defaultFederatedTypes } from '../../../src/federation-types/default-typ
 
 const { crds, ftcs } = defaultFederatedTypes('kube-federation-system');
 
-test('the ten default types of the Helm chart, with its federated kinds and short names (§2.6)', () => {
+test('the ten default types of the Helm chart, with its federated kinds and short names (KubeFed chart)', () => {
   const table = ftcs.map((ftc, i) => {
     const crd = crds[i]!;
     return [

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { EQUIVALENT_APIS, isEquivalentApi } from '../../../src/federation-types/deprecated-apis.ts';
 
-test('TestIsEquivalentAPI (§7.6): the first group/version of each plural is equivalent to every other', () => {
+test('KubeFed TestIsEquivalentAPI (enable/deprecatedapis_test.go): the first group/version of each plural is equivalent to every other', () => {
   let pairs = 0;
   for (const [plural, gvs] of Object.entries(EQUIVALENT_APIS)) {
     const [first, ...rest] = gvs;

@@ -33,7 +33,7 @@ const specOf = (s: JsonSchemaProps) => s.properties?.['spec']?.properties ?? {};
 const schemaOf = (t: TargetTypeInfo) => federatedCrdFor(t).spec.versions[0]!.schema.openAPIV3Schema;
 
 describe('federatedTypeConfigFor', () => {
-  test('deployments.apps: FTC named plural.group with target and federated types (§6.3)', () => {
+  test('deployments.apps: FTC named plural.group with target and federated types (GenerateTypeConfigForTarget)', () => {
     const ftc = federatedTypeConfigFor(target('deployments', 'apps'), {
       namespace: 'kube-federation-system',
     });
@@ -156,7 +156,7 @@ describe('federatedCrdFor', () => {
     }
   });
 
-  test('schema: top level requires spec; placement, overrides and status as in §2.6', () => {
+  test('schema: top level requires spec; placement, overrides and status as in federatedTypeValidationSchema', () => {
     const s = schemaOf(target('configmaps', ''));
     assert.equal(s.type, 'object');
     assert.deepEqual(s.required, ['spec']);

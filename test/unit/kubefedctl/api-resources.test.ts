@@ -49,7 +49,7 @@ const lookup = (name: string) => {
   return r.group ? `${r.plural}.${r.group}` : r.plural;
 };
 
-describe('lookupApiResource (§6.3)', () => {
+describe('lookupApiResource (KubeFed LookupAPIResource)', () => {
   test('matches plural, singular, kind (any case), short name and plural.group', () => {
     assert.equal(lookup('deployments'), 'deployments.apps');
     assert.equal(lookup('deployment'), 'deployments.apps');

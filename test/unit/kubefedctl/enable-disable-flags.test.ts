@@ -74,7 +74,7 @@ describe('enable flags', () => {
   });
 });
 
-describe('disable flags (§6.4)', () => {
+describe('disable flags (KubeFed pkg/kubefedctl/disable.go)', () => {
   test('--version and --federated-group are only valid with --delete-crd', () => {
     assert.throws(
       () => validateDisableFlags({ targetVersion: 'v1' }),

@@ -5,7 +5,6 @@ import type { ApiResourceInfo } from '../../../src/kube/discovery.ts';
 import { CommandError } from '../../../src/kubefedctl/errors.ts';
 import {
   contentResourceTypes,
-  dns1123SubdomainErrors,
   federate,
   isGeneratedObject,
   validateFederateArgs,
@@ -164,13 +163,6 @@ describe('--contents: generated objects are left out', () => {
       isGeneratedObject({ group: 'example.com', plural: 'configmaps' }, obj('kube-root-ca.crt')),
       false,
     );
-  });
-
-  test('names must be DNS-1123 subdomains', () => {
-    assert.deepEqual(dns1123SubdomainErrors('web.example-1'), []);
-    assert.equal(dns1123SubdomainErrors('system:controller:x').length, 1);
-    assert.equal(dns1123SubdomainErrors('Upper').length, 1);
-    assert.equal(dns1123SubdomainErrors(`${'a'.repeat(254)}`).length, 1);
   });
 });
 

@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { KubeObject } from '../../../src/kube/client/index.ts';
+import { apiVersionOf, type KubeObject } from '../../../src/kube/client/index.ts';
 import {
   addManagedLabel,
   buildClusterObject,
   ComputeResourceError,
   desiredObject,
   type TargetType,
-  targetApiVersion,
 } from '../../../src/propagation/desired.ts';
 import { JsonPatchError } from '../../../src/propagation/json-patch.ts';
 import { OverridesError, parseOverrides } from '../../../src/propagation/overrides.ts';
@@ -73,8 +72,8 @@ describe('desiredObject', () => {
       desiredObject({ template: {}, name: 'c', namespace: 'n', target: configMap }).object.apiVersion,
       'v1',
     );
-    assert.equal(targetApiVersion(configMap), 'v1');
-    assert.equal(targetApiVersion(clusterRole), 'rbac.authorization.k8s.io/v1');
+    assert.equal(apiVersionOf(configMap), 'v1');
+    assert.equal(apiVersionOf(clusterRole), 'rbac.authorization.k8s.io/v1');
   });
 
   test("the template's own apiVersion is kept; an empty one is defaulted", () => {
@@ -227,7 +226,7 @@ describe('addManagedLabel', () => {
 });
 
 describe('buildClusterObject', () => {
-  // KubeFed example/sample1 (reference §11).
+  // KubeFed example/sample1 (federateddeployment.yaml).
   const template = {
     metadata: { labels: { app: 'nginx' } },
     spec: {

@@ -295,7 +295,7 @@ describe('KubeFed planner_test.go: TestWeight', () => {
     ));
 });
 
-describe('key consequences of the algorithm (reference §3.7)', () => {
+describe('key consequences of the algorithm (KubeFed planner.go, (*Planner).Plan)', () => {
   test('a cluster with no entry and no "*" gets 0 and is still listed', () =>
     check({ prefs: { A: { weight: 1 } }, total: 5, clusters: ['A', 'B'] }, { A: 5, B: 0 }));
 
@@ -428,7 +428,7 @@ describe('rebalance', () => {
     ));
 });
 
-describe('examples from the issue and the reference', () => {
+describe('examples from KubeFed and the issue', () => {
   const issue4: Prefs = {
     '*': { weight: 2, maxReplicas: 12 },
     'ap-northeast': { minReplicas: 1, maxReplicas: 3, weight: 1 },
@@ -445,7 +445,7 @@ describe('examples from the issue and the reference', () => {
       ));
   }
 
-  describe('e2e scheduling.go (reference §8 item 17), two clusters', () => {
+  describe('KubeFed e2e test/e2e/scheduling.go, two clusters', () => {
     const clusters = ['cluster1', 'cluster2'];
     const key = 'e2e-ns/test-rsp';
     test('total 4, no preferences ({"*": {weight: 1}}): 2/2', () =>
@@ -480,7 +480,7 @@ describe('examples from the issue and the reference', () => {
       ));
   });
 
-  test('worked example (reference §11): total 10, cluster1 w2, cluster2 w3 → 4 and 6', () =>
+  test('RSP over KubeFed example/sample1 test-deployment: total 10, cluster1 w2, cluster2 w3 → 4 and 6', () =>
     check(
       {
         prefs: { cluster1: { weight: 2 }, cluster2: { weight: 3 } },

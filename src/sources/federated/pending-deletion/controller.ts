@@ -1,5 +1,6 @@
 import { Gauge } from 'prom-client';
 import {
+  apiVersionOf,
   CoreTypes,
   errorMessage,
   isConflict,
@@ -227,9 +228,7 @@ export class PendingDeletionController {
   /** Events go on the deleted federated object (by name and uid), where `kubectl get events` finds them. */
   #event(record: PendingDeletion, type: EventType, reason: string, message: string): void {
     const obj: KubeObject = {
-      apiVersion: record.federated.group
-        ? `${record.federated.group}/${record.federated.version}`
-        : record.federated.version,
+      apiVersion: apiVersionOf(record.federated),
       kind: record.federated.kind,
       metadata: { name: record.name, namespace: record.federatedNamespace, uid: record.federatedUid },
     };

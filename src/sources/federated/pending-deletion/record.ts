@@ -3,7 +3,7 @@
 
 import { createHash } from 'node:crypto';
 import type { DeleteOptions } from '../../../engine/applier.ts';
-import type { KubeObject, ResourceType } from '../../../kube/client/index.ts';
+import { apiVersionOf, type KubeObject, type ResourceType } from '../../../kube/client/index.ts';
 
 /** Label on every pending-deletion ConfigMap (kubefed-ts): what the controller lists and watches. */
 export const PENDING_DELETION_LABEL = 'kubefed.io/pending-deletion';
@@ -33,10 +33,6 @@ export type ConfigMapObject = KubeObject & { data?: Record<string, string> };
 
 /** A resource type whose kind is known (events and messages name it). */
 export type KindedType = ResourceType & { kind: string };
-
-function apiVersionOf(t: ResourceType): string {
-  return t.group ? `${t.group}/${t.version}` : t.version;
-}
 
 function parseApiVersion(v: string): { group: string; version: string } {
   const i = v.lastIndexOf('/');

@@ -53,7 +53,7 @@ const plan = (
     runningGeneration: o.gen,
   }).action;
 
-describe('ftcControlPlan (kubefed-behaviour §3.4)', () => {
+describe('ftcControlPlan (KubeFed federatedtypeconfig/controller.go, (*Controller).reconcile)', () => {
   test('an enabled FTC starts its sync controller once', () => {
     assert.equal(plan(ftc()), 'start');
     assert.equal(plan(ftc(), { running: true, gen: 1 }), 'none');
