@@ -1,4 +1,10 @@
-import { ApiError, errorMessage, type KubeObject, type ResourceType } from '../kube/client/index.ts';
+import {
+  ApiError,
+  errorMessage,
+  type KubeObject,
+  type ResourceType,
+  resourceTypeName,
+} from '../kube/client/index.ts';
 import { Informer, type Store } from '../runtime/informer/index.ts';
 import { type Logger, silentLogger } from '../runtime/logger.ts';
 import type { ClusterRegistry } from './cluster-registry.ts';
@@ -55,10 +61,6 @@ export interface MemberCache {
 export function memberCacheKey(spec: MemberCacheSpec): string {
   const t = spec.type;
   return `${t.group}/${t.version}/${t.plural}|${spec.namespace ?? ''}|${spec.labelSelector ?? ''}`;
-}
-
-export function resourceName(t: ResourceType): string {
-  return t.group ? `${t.plural}.${t.group}/${t.version}` : `${t.plural}/${t.version}`;
 }
 
 /**
@@ -152,7 +154,7 @@ class SharedCache {
   constructor(spec: MemberCacheSpec, registry: ClusterRegistry, log: Logger) {
     this.#spec = spec;
     this.#registry = registry;
-    this.#log = log.child({ resource: resourceName(spec.type), labelSelector: spec.labelSelector });
+    this.#log = log.child({ resource: resourceTypeName(spec.type), labelSelector: spec.labelSelector });
   }
 
   startReadyClusters(): void {
@@ -196,7 +198,7 @@ class SharedCache {
     if (err instanceof ApiError && err.statusCode === 404) {
       return {
         kind: 'typeNotServed',
-        message: `the cluster does not serve ${resourceName(this.#spec.type)}`,
+        message: `the cluster does not serve ${resourceTypeName(this.#spec.type)}`,
       };
     }
     return { kind: 'failed', message: errorMessage(err) };

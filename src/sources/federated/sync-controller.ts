@@ -4,6 +4,7 @@ import type { DeleteOptions } from '../../engine/applier.ts';
 import { type DeletionRequest, Dispatcher } from '../../engine/dispatcher.ts';
 import type { EventSink } from '../../engine/work.ts';
 import {
+  apiVersionOf,
   CoreTypes,
   errorMessage,
   isConflict,
@@ -714,10 +715,6 @@ export class SyncController {
     );
     return names;
   }
-}
-
-function apiVersionOf(t: ResourceType): string {
-  return t.group ? `${t.group}/${t.version}` : t.version;
 }
 
 function describeStatuses(statuses: ReadonlyMap<string, string>): string {
