@@ -1,7 +1,8 @@
 // --baseline <git-rev>: kubefed-ts at another commit, checked out into a temporary git worktree outside the
 // repository, so that the same run measures it next to this tree's kubefed-ts (the ratio of two runs on a
 // shared machine would measure the machine). The worktree runs on this tree's node_modules, which is only
-// honest when both trees lock the same dependencies.
+// honest when every package both trees lock is locked at the same version (a package only the baseline
+// locks, e.g. one removed since as unused, is not installed here: if the baseline needed it, it would not start).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,6 +29,22 @@ export function baselineLabel(shortCommit: string): string {
   return `kubefed-ts@${shortCommit}`;
 }
 
+type LockFile = { packages?: Record<string, { version?: string }> };
+
+/**
+ * The packages (node_modules paths) that both package-lock.json files lock, at different versions; a baseline
+ * without a lock file matches nothing (['package-lock.json']).
+ */
+export function lockMismatches(baseline: string | undefined, current: string): string[] {
+  if (baseline === undefined) return ['package-lock.json'];
+  const ours = (JSON.parse(current) as LockFile).packages ?? {};
+  const theirs = (JSON.parse(baseline) as LockFile).packages ?? {};
+  return Object.entries(theirs)
+    .filter(([path, p]) => path !== '' && ours[path] !== undefined && ours[path]?.version !== p.version)
+    .map(([path]) => path.replace(/^node_modules\//, ''))
+    .sort();
+}
+
 /** Checks out rev into a fresh worktree with this tree's node_modules linked in; the caller removes it. */
 export function checkoutBaseline(rev: string, repoRoot = REPO_ROOT): BaselineTree {
   let commit: string;
@@ -43,9 +60,11 @@ export function checkoutBaseline(rev: string, repoRoot = REPO_ROOT): BaselineTre
       return undefined; // no package-lock.json at that commit
     }
   };
-  if (lock(commit) !== readFileSync(join(repoRoot, 'package-lock.json'), 'utf8').trim())
+  const mismatched = lockMismatches(lock(commit), readFileSync(join(repoRoot, 'package-lock.json'), 'utf8'));
+  if (mismatched.length > 0)
     throw new BenchUsageError(
-      `--baseline ${rev}: its package-lock.json differs from this tree's, so it cannot run on this node_modules`,
+      `--baseline ${rev}: its package-lock.json locks other versions of ${mismatched.slice(0, 5).join(', ')}` +
+        `${mismatched.length > 5 ? ', …' : ''}, so it cannot run on this node_modules`,
     );
   const short = git(['rev-parse', '--short', commit], repoRoot);
   const tmp = mkdtempSync(join(tmpdir(), 'kubefed-ts-baseline-'));

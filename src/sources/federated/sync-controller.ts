@@ -26,9 +26,12 @@ import {
 import { type Placement, resolvePlacement } from '../../propagation/placement.ts';
 import { computeFederatedStatus } from '../../propagation/status.ts';
 import { aggregateWorkloadStatus } from '../../propagation/workload-aggregate.ts';
+import { Controller } from '../../runtime/controller.ts';
 import { EventRecorder } from '../../runtime/events.ts';
 import { ReportedFailure } from '../../runtime/failure-log.ts';
-import { Informer, objectKey, splitKey } from '../../runtime/informer/index.ts';
+import { ensureFinalizer, hasFinalizer, removeFinalizer } from '../../runtime/finalizers.ts';
+import { type EventHandler, enqueueMapped, enqueueObject } from '../../runtime/handlers.ts';
+import { type Informer, objectKey, splitKey } from '../../runtime/informer/index.ts';
 import type { SharedInformerReader, SharedInformers } from '../../runtime/informer/shared-informers.ts';
 import { type Logger, silentLogger } from '../../runtime/logger.ts';
 import { measuredReconcile, prometheusWorkQueueMetrics } from '../../runtime/metrics.ts';
@@ -94,7 +97,7 @@ export class SyncController {
   readonly target: TargetType;
   readonly #opts: SyncControllerOptions;
   readonly #log: Logger;
-  readonly #queue: WorkQueue;
+  readonly #controller: Controller;
   readonly #fed: Informer<FederatedObject>;
   /** FederatedNamespaces, for namespaced targets: one informer shared by every sync controller. */
   #fedNamespaces: SharedInformerReader<FederatedObject> | undefined;
@@ -109,10 +112,7 @@ export class SyncController {
   readonly #eventClient: KubeClient;
   readonly #collectStatus: boolean;
   readonly #watchNamespace: string | undefined;
-  #running: Promise<void> | undefined;
-  readonly #stop = new AbortController();
   readonly #observers = new Set<SyncObserver>();
-  readonly #unsubscribePending: () => void;
 
   constructor(opts: SyncControllerOptions) {
     this.#opts = opts;
@@ -137,31 +137,31 @@ export class SyncController {
     this.#watchNamespace = config.scope === 'Namespaced' ? opts.namespace : undefined;
     this.#collectStatus =
       ftc.spec.statusCollection === 'Enabled' && config.featureGates.RawResourceStatusCollection;
-    this.#queue = new WorkQueue({
+    this.#controller = new Controller({
       name: this.name,
-      rateLimiter: kubefedRateLimiter(),
-      metrics: prometheusWorkQueueMetrics,
-    });
-    this.#fed = new Informer<FederatedObject>({
-      client: host,
-      type: this.fedType,
-      namespace: this.#watchNamespace,
       logger: this.#log,
+      reconcile: (key) => this.reconcile(key),
+      workers: config.syncController.maxConcurrentReconciles,
+      rateLimiter: kubefedRateLimiter(),
     });
-    const enqueue = (o: KubeObject) => {
-      this.#queue.add(objectKey(o));
-      for (const w of this.#observers) w.onFederatedObject?.(objectKey(o));
+    const tellObservers: EventHandler<FederatedObject> = () => {
+      const tell = (o: KubeObject) => {
+        for (const w of this.#observers) w.onFederatedObject?.(objectKey(o));
+      };
+      return { onAdd: tell, onUpdate: (_, o) => tell(o), onDelete: tell };
     };
-    this.#fed.addHandlers({ onAdd: enqueue, onUpdate: (_, o) => enqueue(o), onDelete: enqueue });
-    if (this.#isNamespaces()) {
-      this.#hostNamespaces = new Informer<KubeObject>({
-        client: host,
-        type: CoreTypes.namespaces,
-        logger: this.#log,
-      });
-      const byName = (o: KubeObject) => this.#queue.add(`${o.metadata.name}/${o.metadata.name}`);
-      this.#hostNamespaces.addHandlers({ onAdd: byName, onUpdate: (_, o) => byName(o), onDelete: byName });
-    }
+    this.#fed = this.#controller.watch<FederatedObject>(
+      { client: host, type: this.fedType, namespace: this.#watchNamespace },
+      enqueueObject(),
+      tellObservers,
+    );
+    // A host Namespace is its FederatedNamespace's `name/name`.
+    this.#hostNamespaces = this.#isNamespaces()
+      ? this.#controller.watch<KubeObject>(
+          { client: host, type: CoreTypes.namespaces },
+          enqueueMapped((o) => [`${o.metadata.name}/${o.metadata.name}`]),
+        )
+      : undefined;
     const memberDelay = opts.memberEventDelayMs ?? 2_000;
     this.#dispatcher = new Dispatcher({
       registry: opts.members.registry,
@@ -180,15 +180,29 @@ export class SyncController {
     // A pending deletion dropped without deleting (the copy was replaced or un-managed) leaves the copy to the
     // orphan rule here; one carried out leaves nothing to do, which the reconcile finds out cheaply (after the
     // member delay, like a member event, so that the deletion has reached the member cache).
-    this.#unsubscribePending = opts.pendingDeletions.addListener({
-      onRecordDeleted: (r) => {
-        if (r.target.group !== this.target.group || r.target.plural !== this.target.plural) return;
-        this.#queue.addAfter(
-          r.federatedNamespace ? `${r.federatedNamespace}/${r.name}` : r.name,
-          memberDelay,
-        );
-      },
-    });
+    this.#controller
+      .source((enqueue) =>
+        opts.pendingDeletions.addListener({
+          onRecordDeleted: (r) => {
+            if (r.target.group !== this.target.group || r.target.plural !== this.target.plural) return;
+            enqueue(r.federatedNamespace ? `${r.federatedNamespace}/${r.name}` : r.name, memberDelay);
+          },
+        }),
+      )
+      .source(() => {
+        this.#memberCache = this.#openMemberCache();
+        return () => this.#memberCache?.close();
+      })
+      .cache({
+        start: () => {
+          this.#fedNamespaces = this.#openFederatedNamespaces();
+        },
+        waitForSync: async () => this.#fedNamespaces?.waitForSync(),
+        hasSynced: () => this.#fedNamespaces?.hasSynced() ?? true,
+        stop: async () => this.#fedNamespaces?.close(),
+      })
+      .beforeWorkers((signal) => this.#loadVersions(signal))
+      .onStop(() => Promise.all([this.#client.close(), this.#eventClient.close()]).then(() => undefined));
   }
 
   /** The member cache of the target type: managed objects only, as KubeFed's federated informer sees them. */
@@ -200,7 +214,7 @@ export class SyncController {
       {
         onObject: (cluster, o) => {
           const key = objectKey(o);
-          this.#queue.addAfter(this.#isNamespaces() ? `${key}/${key}` : key, memberDelay);
+          this.#controller.enqueue(this.#isNamespaces() ? `${key}/${key}` : key, memberDelay);
           for (const w of this.#observers) w.onMemberObject?.(cluster, key);
         },
         // Everything is looked at again once a member's cache loads: its objects may have been waiting for it.
@@ -220,7 +234,7 @@ export class SyncController {
     if (this.#isNamespaces() || !this.target.namespaced || !type) return undefined;
     // Any change to a FederatedNamespace can change the placement of everything in its namespace.
     const all = (o: KubeObject) => {
-      for (const obj of this.#fed.store.list(o.metadata.namespace)) this.#queue.add(objectKey(obj));
+      for (const obj of this.#fed.store.list(o.metadata.namespace)) this.#controller.enqueue(objectKey(obj));
     };
     return this.#opts.hostInformers.open<FederatedObject>(
       { type, namespace: this.#watchNamespace },
@@ -234,62 +248,33 @@ export class SyncController {
 
   #enqueueAll(delayMs = 0): void {
     for (const o of this.#fed.store.list()) {
-      if (delayMs > 0) this.#queue.addAfter(objectKey(o), delayMs);
-      else this.#queue.add(objectKey(o));
+      this.#controller.enqueue(objectKey(o), delayMs);
     }
   }
 
   start(): void {
-    this.#running ??= this.#run();
+    this.#controller.start();
   }
 
-  async #run(): Promise<void> {
-    this.#fed.start();
-    this.#fedNamespaces = this.#openFederatedNamespaces();
-    this.#hostNamespaces?.start();
-    this.#memberCache = this.#openMemberCache();
-    for (let attempt = 0; ; attempt++) {
+  /** PropagatedVersions load before the first reconcile, or an unchanged object would be written again. */
+  async #loadVersions(signal: AbortSignal): Promise<void> {
+    for (let attempt = 0; !signal.aborted; attempt++) {
       try {
         await this.#versions.load();
-        break;
+        this.#log.info(
+          { target: this.target.kind, collectStatus: this.#collectStatus },
+          'sync controller started',
+        );
+        return;
       } catch (e) {
-        if (this.#stop.signal.aborted) return;
         this.#log.warn({ err: errorMessage(e) }, 'cannot load propagated versions; retrying');
-        await sleep(Math.min(1000 * 2 ** attempt, 30_000), this.#stop.signal);
-        if (this.#stop.signal.aborted) return;
+        await sleep(Math.min(1000 * 2 ** attempt, 30_000), signal);
       }
     }
-    await Promise.all([
-      this.#fed.waitForSync(),
-      this.#fedNamespaces?.waitForSync(),
-      this.#hostNamespaces?.waitForSync(),
-    ]);
-    this.#log.info(
-      { target: this.target.kind, collectStatus: this.#collectStatus },
-      'sync controller started',
-    );
-    await runWorkers(
-      this.#queue,
-      this.#opts.config.syncController.maxConcurrentReconciles,
-      measuredReconcile(this.name, (key) => this.reconcile(key)),
-      {
-        logger: this.#log,
-      },
-    );
   }
 
   async stop(): Promise<void> {
-    this.#unsubscribePending();
-    this.#stop.abort();
-    this.#queue.shutDown();
-    await Promise.all([
-      this.#fed.stop(),
-      this.#fedNamespaces?.close(),
-      this.#hostNamespaces?.stop(),
-      this.#memberCache?.close(),
-    ]);
-    await this.#running;
-    await Promise.all([this.#client.close(), this.#eventClient.close()]);
+    await this.#controller.stop();
     this.#log.info('sync controller stopped');
   }
 
@@ -344,26 +329,19 @@ export class SyncController {
       return ok();
     }
     if (fed.metadata.deletionTimestamp) return this.#ensureDeletion(fed, targetName, targetNamespace);
-    if (!(fed.metadata.finalizers ?? []).includes(SYNC_FINALIZER)) {
-      try {
-        const patched = await this.#client.patch<FederatedObject>(
-          this.fedType,
-          fed.metadata.name ?? '',
-          {
-            metadata: {
-              finalizers: [...(fed.metadata.finalizers ?? []), SYNC_FINALIZER],
-              resourceVersion: fed.metadata.resourceVersion,
-            },
-          },
-          { namespace: fed.metadata.namespace, patchType: 'merge' },
-        );
-        fed.metadata = patched.metadata;
-      } catch (e) {
-        if (isNotFound(e)) return ok();
-        if (isConflict(e)) return requeueAfter(0);
-        this.#event(fed)('Warning', 'EnsureFinalizerError', `Failed to ensure finalizer: ${errorMessage(e)}`);
-        return retry(e);
+    if (!hasFinalizer(fed, SYNC_FINALIZER)) {
+      const w = await ensureFinalizer(this.#client, this.fedType, fed, SYNC_FINALIZER);
+      if (!w.done) {
+        if (w.result.kind === 'error') {
+          this.#event(fed)(
+            'Warning',
+            'EnsureFinalizerError',
+            `Failed to ensure finalizer: ${errorMessage(w.error)}`,
+          );
+        }
+        return w.result;
       }
+      fed.metadata = w.object.metadata;
     }
     return this.#sync(fed, targetName, targetNamespace);
   }
@@ -566,7 +544,7 @@ export class SyncController {
     namespace: string | undefined,
   ): Promise<ReconcileResult> {
     this.#versions.forget(fed.metadata.name ?? '', fed.metadata.namespace);
-    if (!(fed.metadata.finalizers ?? []).includes(SYNC_FINALIZER)) return ok();
+    if (!hasFinalizer(fed, SYNC_FINALIZER)) return ok();
     const event = this.#event(fed);
     const placement = this.#placement(fed);
     const timing = deletionTiming(fed.metadata.deletionTimestamp, Date.now(), this.#opts.deletionTimeoutMs);
@@ -645,21 +623,8 @@ export class SyncController {
         this.#log.warn({ object: objectKey(fed), clusters: [...abandoned].sort() }, e.message);
       }
     }
-    try {
-      await this.#client.patch(
-        this.fedType,
-        fed.metadata.name ?? '',
-        {
-          metadata: {
-            finalizers: (fed.metadata.finalizers ?? []).filter((f) => f !== SYNC_FINALIZER),
-            resourceVersion: fed.metadata.resourceVersion,
-          },
-        },
-        { namespace: fed.metadata.namespace, patchType: 'merge' },
-      );
-    } catch (e) {
-      return afterWriteError(e);
-    }
+    const w = await removeFinalizer(this.#client, this.fedType, fed, SYNC_FINALIZER);
+    if (!w.done) return w.result;
     return ok();
   }
 

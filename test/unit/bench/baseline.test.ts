@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { describe, test } from 'node:test';
 import { BenchUsageError } from '../../../bench/args.ts';
-import { checkoutBaseline } from '../../../bench/baseline.ts';
+import { checkoutBaseline, lockMismatches } from '../../../bench/baseline.ts';
 import { REPO_ROOT } from '../../../src/paths.ts';
 
 const git = (...args: string[]) => execFileSync('git', args, { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
@@ -24,17 +24,23 @@ describe('benchmark baseline checkout', () => {
     );
   });
 
-  test('a commit whose package-lock.json differs is refused in one line, before any worktree exists', () => {
-    // The parent of the last commit that changed package-lock.json locks something else (or nothing).
-    const changed = git('log', '--format=%H', '-1', '--diff-filter=AM', '--', 'package-lock.json');
-    const before = worktrees();
-    assert.throws(
-      () => checkoutBaseline(`${changed}~1`),
-      oneLineUsageError(/its package-lock\.json differs from this tree's/),
-    );
-    assert.deepEqual(
-      worktrees().filter((w) => !before.includes(w)),
-      [],
-    );
+  test('a baseline is refused when a package both trees lock has another version, allowed when it only has more', () => {
+    const lock = (packages: Record<string, string>) =>
+      JSON.stringify({
+        packages: Object.fromEntries([
+          ['', { name: 'kubefed-ts' }],
+          ...Object.entries(packages).map(([p, version]) => [`node_modules/${p}`, { version }]),
+        ]),
+      });
+    const current = lock({ undici: '7.1.0', yaml: '2.8.0' });
+    assert.deepEqual(lockMismatches(lock({ undici: '7.1.0', yaml: '2.8.0' }), current), []);
+    assert.deepEqual(lockMismatches(lock({ undici: '7.1.0', yaml: '2.8.0', unused: '1.0.0' }), current), []);
+    assert.deepEqual(lockMismatches(lock({ undici: '7.0.0', yaml: '2.8.0' }), current), ['undici']);
+    assert.deepEqual(lockMismatches(undefined, current), ['package-lock.json']);
+  });
+
+  test("this tree's own HEAD is a valid baseline lock", () => {
+    const head = git('show', 'HEAD:package-lock.json');
+    assert.deepEqual(lockMismatches(head, head), []);
   });
 });
