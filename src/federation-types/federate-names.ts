@@ -1,9 +1,4 @@
-/**
- * `<plural>` for the core group, else `<plural>.<group>`: FTC names and CRD names are both built this way.
- */
-export function groupQualifiedName(plural: string, group: string): string {
-  return group ? `${plural}.${group}` : plural;
-}
+import { groupQualifiedName } from '../kube/client/index.ts';
 
 /**
  * The FTC name KubeFed requires for a target type (pkg/apis/core/typeconfig, GroupQualifiedName; checked by

@@ -8,8 +8,9 @@ import {
 } from '../api/core/v1beta1/index.ts';
 import type { CustomResourceDefinition, JsonSchemaProps, PrinterColumn } from '../api/crd.ts';
 import type { KubeObject, ObjectMeta } from '../kube/client/index.ts';
+import { groupQualifiedName } from '../kube/client/index.ts';
 import { dropUndefined } from '../util/drop-undefined.ts';
-import { federatedKindFor, federatedPluralFor, ftcNameFor, groupQualifiedName } from './federate-names.ts';
+import { federatedKindFor, federatedPluralFor, ftcNameFor } from './federate-names.ts';
 import { FEDERATED_GROUP, FEDERATED_VERSION } from './group.ts';
 import type { TargetTypeInfo } from './target.ts';
 

@@ -1,7 +1,12 @@
 import type { JsonSchemaProps } from '../api/crd.ts';
-import { groupQualifiedName } from '../federation-types/federate-names.ts';
 import type { TargetTypeInfo } from '../federation-types/target.ts';
-import { CoreTypes, isNotFound, type KubeClient, type KubeObject } from '../kube/client/index.ts';
+import {
+  CoreTypes,
+  groupQualifiedName,
+  isNotFound,
+  type KubeClient,
+  type KubeObject,
+} from '../kube/client/index.ts';
 import { type ApiResourceInfo, type DiscoveryResult, discoverApiResources } from '../kube/discovery.ts';
 import { hostError } from './context.ts';
 import { CommandError } from './errors.ts';

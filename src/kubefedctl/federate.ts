@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { FederatedTypeConfigType, resourceTypeOf } from '../api/core/v1beta1/index.ts';
-import { groupQualifiedName } from '../federation-types/federate-names.ts';
 import { type FederatedTypeConfigObject, federatedTypeConfigFor } from '../federation-types/federated-crd.ts';
 import { FEDERATED_GROUP, FEDERATED_VERSION } from '../federation-types/group.ts';
 import {
   errorMessage,
+  groupQualifiedName,
   isNotFound,
   type KubeClient,
   type KubeObject,

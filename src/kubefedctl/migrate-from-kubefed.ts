@@ -6,11 +6,12 @@
 import { FederatedTypeConfigType } from '../api/core/v1beta1/index.ts';
 import { judgeKubeFedLock, kubefedRunningMessage } from '../controller-manager/kubefed-lock.ts';
 import { firstLiveLock, readKubeFedLocks } from '../controller-manager/kubefed-lock-check.ts';
-import { type FederatedTypeConfigObject, groupQualifiedName } from '../federation-types/index.ts';
+import type { FederatedTypeConfigObject } from '../federation-types/index.ts';
 import { loadCrds } from '../install/control-plane.ts';
 import {
   CoreTypes,
   errorMessage,
+  groupQualifiedName,
   isNotFound,
   type KubeClient,
   type KubeObject,

@@ -1,6 +1,11 @@
-import { groupQualifiedName } from '../federation-types/federate-names.ts';
 import { FEDERATED_GROUP } from '../federation-types/group.ts';
-import { errorMessage, type KubeClient, type KubeObject, type ResourceType } from '../kube/client/index.ts';
+import {
+  errorMessage,
+  groupQualifiedName,
+  type KubeClient,
+  type KubeObject,
+  type ResourceType,
+} from '../kube/client/index.ts';
 import type { ApiResourceInfo } from '../kube/discovery.ts';
 import { ORPHAN_ANNOTATION } from '../propagation/constants.ts';
 import { findApiResource } from './api-resources.ts';

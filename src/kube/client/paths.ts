@@ -12,6 +12,11 @@ export function apiVersionOf(t: Pick<ResourceType, 'group' | 'version'>): string
   return t.group ? `${t.group}/${t.version}` : t.version;
 }
 
+/** `plural` for the core group, else `plural.group` (KubeFed's GroupQualifiedName): FTC and CRD names, log fields. */
+export function groupQualifiedName(plural: string, group: string): string {
+  return group ? `${plural}.${group}` : plural;
+}
+
 /** `plural.group/version`, or `plural/version` for the core group, as KubeFed names an API resource in messages. */
 export function resourceTypeName(t: Pick<ResourceType, 'group' | 'version' | 'plural'>): string {
   return t.group ? `${t.plural}.${t.group}/${t.version}` : `${t.plural}/${t.version}`;

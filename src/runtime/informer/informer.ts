@@ -1,5 +1,6 @@
 import {
   apiVersionOf,
+  groupQualifiedName,
   isGone,
   type KubeClient,
   type KubeObject,
@@ -57,7 +58,7 @@ export class Informer<T extends KubeObject = KubeObject> {
   constructor(opts: InformerOptions) {
     this.#opts = opts;
     this.store = this.#store;
-    this.#resource = opts.type.group ? `${opts.type.plural}.${opts.type.group}` : opts.type.plural;
+    this.#resource = groupQualifiedName(opts.type.plural, opts.type.group);
     this.#log = (opts.logger ?? silentLogger).child({ cluster: opts.client.name, resource: this.#resource });
   }
 

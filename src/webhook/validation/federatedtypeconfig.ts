@@ -9,7 +9,7 @@ import {
 } from '../../api/core/v1beta1/federatedtypeconfig.ts';
 import { ResourceScope } from '../../api/core/v1beta1/kubefedconfig.ts';
 import { type FieldError, invalid, required } from '../../api/field-errors.ts';
-import { groupQualifiedName } from '../../federation-types/federate-names.ts';
+import { groupQualifiedName } from '../../kube/client/index.ts';
 import { dns1035LabelErrors, dns1123SubdomainErrors } from '../../kube/validation.ts';
 import {
   asFieldValue,

@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { apiVersionOf, CoreTypes, resourceTypeName } from '../../../src/kube/client/index.ts';
+import {
+  apiVersionOf,
+  CoreTypes,
+  groupQualifiedName,
+  resourceTypeName,
+} from '../../../src/kube/client/index.ts';
 
 const deployments = { group: 'apps', version: 'v1', plural: 'deployments', namespaced: true };
 
@@ -17,4 +22,9 @@ test('resourceTypeName: plural.group/version, or plural/version for the core gro
     resourceTypeName({ group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'clusterroles' }),
     'clusterroles.rbac.authorization.k8s.io/v1',
   );
+});
+
+test('groupQualifiedName: plural.group, or the bare plural for the core group', () => {
+  assert.equal(groupQualifiedName('deployments', 'apps'), 'deployments.apps');
+  assert.equal(groupQualifiedName('configmaps', ''), 'configmaps');
 });
