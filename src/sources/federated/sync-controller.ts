@@ -4,11 +4,8 @@ import type { DeleteOptions } from '../../engine/applier.ts';
 import { type DeletionRequest, Dispatcher } from '../../engine/dispatcher.ts';
 import type { EventSink } from '../../engine/work.ts';
 import {
-  apiVersionOf,
   CoreTypes,
   errorMessage,
-  isConflict,
-  isNotFound,
   type KubeClient,
   type KubeObject,
   type ResourceType,
@@ -27,16 +24,17 @@ import { type Placement, resolvePlacement } from '../../propagation/placement.ts
 import { computeFederatedStatus } from '../../propagation/status.ts';
 import { aggregateWorkloadStatus } from '../../propagation/workload-aggregate.ts';
 import { Controller } from '../../runtime/controller.ts';
-import { EventRecorder } from '../../runtime/events.ts';
+import { EventRecorder, eventsAbout } from '../../runtime/events.ts';
 import { ReportedFailure } from '../../runtime/failure-log.ts';
 import { ensureFinalizer, hasFinalizer, removeFinalizer } from '../../runtime/finalizers.ts';
 import { type EventHandler, enqueueMapped, enqueueObject } from '../../runtime/handlers.ts';
 import { type Informer, objectKey, splitKey } from '../../runtime/informer/index.ts';
 import type { SharedInformerReader, SharedInformers } from '../../runtime/informer/shared-informers.ts';
 import { type Logger, silentLogger } from '../../runtime/logger.ts';
-import { measuredReconcile, prometheusWorkQueueMetrics } from '../../runtime/metrics.ts';
-import { afterWriteError, ok, type ReconcileResult, requeueAfter, retry } from '../../runtime/reconcile.ts';
-import { kubefedRateLimiter, runWorkers, WorkQueue } from '../../runtime/workqueue/index.ts';
+import { ok, type ReconcileResult, requeueAfter, retry } from '../../runtime/reconcile.ts';
+import { statusWriteResult, writeStatusIfChanged } from '../../runtime/status.ts';
+import { type TypeMeta, typeMetaOf } from '../../runtime/type-meta.ts';
+import { kubefedRateLimiter } from '../../runtime/workqueue/index.ts';
 import { sleep } from '../../util/backoff.ts';
 import { afterMembers, afterVerify, deletionTiming, releaseEvents } from './deletion.ts';
 import { type FederatedObject, isUnfederatableNamespace } from './federated-object.ts';
@@ -107,6 +105,8 @@ export class SyncController {
   #memberCache: MemberCache | undefined;
   readonly #versions: VersionStore;
   readonly #events: EventRecorder;
+  /** apiVersion and kind of the federated type, for status writes and events. */
+  readonly #typeMeta: TypeMeta;
   /** This controller's own host clients, for its writes and for its events (see #constructor). */
   readonly #client: KubeClient;
   readonly #eventClient: KubeClient;
@@ -124,6 +124,7 @@ export class SyncController {
     this.#client = host.fork();
     this.#eventClient = host.fork();
     this.fedType = resourceTypeOf(ftc.spec.federatedType);
+    this.#typeMeta = typeMetaOf(this.fedType, ftc.spec.federatedType.kind);
     const t = resourceTypeOf(ftc.spec.targetType);
     this.target = {
       group: t.group,
@@ -347,12 +348,7 @@ export class SyncController {
   }
 
   #event(fed: FederatedObject): EventSink {
-    const obj = {
-      ...fed,
-      apiVersion: apiVersionOf(this.fedType),
-      kind: this.#opts.ftc.spec.federatedType.kind,
-    };
-    return (type, reason, message) => void this.#events.record(obj, type, reason, message);
+    return eventsAbout(this.#events, fed, this.#typeMeta);
   }
 
   #hostNamespaceUid(name: string): string | undefined {
@@ -483,55 +479,39 @@ export class SyncController {
       aggregate: ReturnType<typeof aggregateWorkloadStatus>;
     },
   ): Promise<ReconcileResult | undefined> {
-    let current = fed;
-    for (let attempt = 0; attempt < 5; attempt++) {
-      const { status, changed } = computeFederatedStatus({
-        current: current.status,
-        generation: current.metadata.generation ?? 0,
-        reason: input.reason,
-        clusterStatuses: input.outcome.statuses,
-        clusterMessages: input.outcome.messages,
-        remoteStatuses: this.#collectStatus ? input.outcome.remoteStatuses : undefined,
-        resourcesUpdated: input.outcome.resourcesUpdated,
-        aggregate: input.aggregate,
-        now: new Date(),
-      });
-      if (!changed) return undefined;
-      try {
-        await this.#client.update(
-          this.fedType,
-          {
-            ...current,
-            apiVersion: apiVersionOf(this.fedType),
-            kind: this.#opts.ftc.spec.federatedType.kind,
-            status,
-          },
-          { subresource: 'status' },
-        );
+    const w = await writeStatusIfChanged({
+      client: this.#client,
+      type: this.fedType,
+      typeMeta: this.#typeMeta,
+      object: fed,
+      compute: (current) =>
+        computeFederatedStatus({
+          current: current.status,
+          generation: current.metadata.generation ?? 0,
+          reason: input.reason,
+          clusterStatuses: input.outcome.statuses,
+          clusterMessages: input.outcome.messages,
+          remoteStatuses: this.#collectStatus ? input.outcome.remoteStatuses : undefined,
+          resourcesUpdated: input.outcome.resourcesUpdated,
+          aggregate: input.aggregate,
+          now: new Date(),
+        }),
+    });
+    switch (w.kind) {
+      case 'gone':
+        return ok();
+      case 'conflict':
+      case 'failed':
+        return statusWriteResult(w);
+      default:
+        // Written, unchanged, or the spec moved on (the reconcile the update triggered writes its status).
         return undefined;
-      } catch (e) {
-        if (isNotFound(e)) return ok();
-        if (!isConflict(e)) return retry(e);
-        try {
-          current = await this.#client.get<FederatedObject>(
-            this.fedType,
-            fed.metadata.name ?? '',
-            fed.metadata.namespace,
-          );
-        } catch (getErr) {
-          return isNotFound(getErr) ? ok() : retry(getErr);
-        }
-        // The spec moved on: the reconcile the update triggered will write a status for it.
-        if (current.metadata.generation !== fed.metadata.generation) return undefined;
-      }
     }
-    return retry(new Error('status update kept conflicting'));
   }
 
   #versionOwner(fed: FederatedObject) {
     return {
-      apiVersion: apiVersionOf(this.fedType),
-      kind: this.#opts.ftc.spec.federatedType.kind,
+      ...this.#typeMeta,
       name: fed.metadata.name ?? '',
       namespace: fed.metadata.namespace,
       uid: fed.metadata.uid ?? '',
