@@ -6,7 +6,7 @@ import {
 } from '../../api/scheduling/v1alpha1/index.ts';
 import type { ResolvedKubeFedConfig } from '../../config/index.ts';
 import { CoreTypes, errorMessage, type KubeClient, type KubeObject } from '../../kube/client/index.ts';
-import type { ClusterRegistry } from '../../members/cluster-registry.ts';
+import type { Members } from '../../members/members.ts';
 import { type Placement, selectedClusterNames } from '../../propagation/placement.ts';
 import { EventRecorder } from '../../runtime/events.ts';
 import { logFailure } from '../../runtime/failure-log.ts';
@@ -24,6 +24,7 @@ import type { FederatedObject } from '../../sources/federated/federated-object.t
 import type { SyncController } from '../../sources/federated/sync-controller.ts';
 import type { FederatedTypeConfigController } from '../../sources/federated/type-config-controller.ts';
 import { dropUndefined } from '../../util/drop-undefined.ts';
+import { FederatedTypeMembers } from '../federated-type-members.ts';
 
 import { buildRspStatus, type RspStatusInput, rspStatusChanged } from './status.ts';
 import { SCHEDULING_TARGETS } from './targets.ts';
@@ -39,15 +40,19 @@ export interface SchedulingControllerOptions {
   host: KubeClient;
   namespace: string;
   config: ResolvedKubeFedConfig;
+  /** Federated objects of the scheduled types come from their sync controllers. */
   ftcs: FederatedTypeConfigController;
+  /** The registry, member clients and the member Deployments/ReplicaSets (shared caches). */
+  members: Members;
   logger?: Logger;
 }
 
 /**
  * The ReplicaSchedulingPreference controller (§3.7): spreads `totalReplicas` of a FederatedDeployment or
  * FederatedReplicaSet over the ready clusters with KubeFed's planner, owning the placement list and the
- * `/spec/replicas` overrides. It reads member Deployments/ReplicaSets from the sync controller's caches
- * instead of keeping its own, and lists pods only in clusters where not every replica is ready.
+ * `/spec/replicas` overrides. It reads member Deployments/ReplicaSets from the shared member caches (the
+ * informers the sync controllers read) instead of keeping its own, and lists pods only in clusters where not
+ * every replica is ready.
  */
 export class SchedulingController implements Runnable {
   readonly name = 'replicaschedulingpreference';
@@ -57,6 +62,8 @@ export class SchedulingController implements Runnable {
   readonly #queue: WorkQueue;
   readonly #events: EventRecorder;
   readonly #unobserve = new Map<string, () => void>();
+  /** The managed member objects of each scheduled type (by FTC name), while it is enabled. */
+  readonly #targets: Map<string, FederatedTypeMembers>;
   #rsps: Informer<RspObject> | undefined;
 
   constructor(opts: SchedulingControllerOptions) {
@@ -68,14 +75,23 @@ export class SchedulingController implements Runnable {
       metrics: prometheusWorkQueueMetrics,
     });
     this.#events = new EventRecorder(opts.host, `${this.name}-controller`, this.#log);
+    const scope = opts.config.scope === 'Namespaced' ? opts.namespace : undefined;
+    this.#targets = new Map(
+      Object.values(SCHEDULING_TARGETS).map((ftcName) => [
+        ftcName,
+        new FederatedTypeMembers({
+          members: opts.members,
+          ftcs: opts.ftcs,
+          ftcName,
+          namespace: scope,
+          onObject: (_cluster, key) => this.#queue.addAfter(key, MEMBER_EVENT_DELAY_MS),
+        }),
+      ]),
+    );
   }
 
   hasSynced(): boolean {
     return this.#rsps?.hasSynced() ?? false;
-  }
-
-  #registry(): ClusterRegistry {
-    return this.#opts.ftcs.registry;
   }
 
   async run(signal: AbortSignal): Promise<void> {
@@ -89,12 +105,14 @@ export class SchedulingController implements Runnable {
     this.#rsps = rsps;
     const enqueue = (o: KubeObject) => this.#queue.add(objectKey(o));
     rsps.addHandlers({ onAdd: enqueue, onUpdate: (_, o) => enqueue(o), onDelete: enqueue });
-    // Federated and member objects of the scheduled types: follow whichever sync controller runs now.
+    const release = this.#opts.members.use();
+    for (const t of this.#targets.values()) t.start();
+    // Federated objects of the scheduled types: follow whichever sync controller runs now.
     this.#opts.ftcs.addSyncListener((ftc, controller) => this.#follow(ftc, controller));
     for (const ftc of Object.values(SCHEDULING_TARGETS))
       this.#follow(ftc, this.#opts.ftcs.syncController(ftc));
     // Readiness decides the candidates: re-plan everything when a cluster comes or goes.
-    const unsubscribe = this.#registry().addListener({
+    const unsubscribe = this.#opts.members.registry.addListener({
       onClusterChange: () => {
         for (const r of rsps.store.list()) this.#queue.add(objectKey(r));
       },
@@ -113,7 +131,8 @@ export class SchedulingController implements Runnable {
     unsubscribe();
     for (const u of this.#unobserve.values()) u();
     await workers;
-    await rsps.stop();
+    await Promise.all([rsps.stop(), ...[...this.#targets.values()].map((t) => t.close())]);
+    release();
   }
 
   #follow(ftc: string, controller: SyncController | undefined): void {
@@ -125,7 +144,6 @@ export class SchedulingController implements Runnable {
       ftc,
       controller.addObserver({
         onFederatedObject: (key) => this.#queue.add(key),
-        onMemberObject: (_cluster, key) => this.#queue.addAfter(key, MEMBER_EVENT_DELAY_MS),
       }),
     );
     for (const r of this.#rsps?.store.list() ?? []) this.#queue.add(objectKey(r));
@@ -162,7 +180,7 @@ export class SchedulingController implements Runnable {
       });
     }
     const fed = structuredClone(fedCached);
-    const registry = this.#registry();
+    const registry = this.#opts.members.registry;
     let candidates = registry
       .list()
       .map((c) => c.metadata.name ?? '')
@@ -182,7 +200,7 @@ export class SchedulingController implements Runnable {
     const capacity: Record<string, number> = {};
     let needsRecheck = false;
     for (const cluster of candidates) {
-      const member = sync.memberObject(cluster, key);
+      const member = this.#targets.get(ftcName)?.get(cluster, key);
       if (!member) continue;
       const spec = (member.spec ?? {}) as {
         replicas?: number;
@@ -274,8 +292,9 @@ export class SchedulingController implements Runnable {
 
   /** §3.7 step 6: selector-only placement, intersected with the FederatedNamespace's selector-only one. */
   #selectorClusters(fed: FederatedObject, ready: string[]): string[] {
-    const registry = this.#registry();
-    const clusters = registry.list().map((c) => ({ name: c.metadata.name ?? '', labels: c.metadata.labels }));
+    const clusters = this.#opts.members.registry
+      .list()
+      .map((c) => ({ name: c.metadata.name ?? '', labels: c.metadata.labels }));
     const selectorOnly = (p: Placement | undefined) =>
       selectedClusterNames({ clusterSelector: p?.clusterSelector }, clusters);
     let selected = selectorOnly(fed.spec?.placement);
@@ -296,7 +315,7 @@ export class SchedulingController implements Runnable {
     const labelSelector = Object.entries(matchLabels)
       .map(([k, v]) => `${k}=${v}`)
       .join(',');
-    const client = this.#registry().clientFor(cluster);
+    const client = this.#opts.members.registry.clientFor(cluster);
     const list = await client.list(CoreTypes.pods, { namespace, labelSelector });
     return list.items;
   }

@@ -109,10 +109,6 @@ export class FederatedTypeConfigController implements Runnable {
     this.#syncListeners.add(fn);
   }
 
-  get registry(): ClusterRegistry {
-    return this.#registry;
-  }
-
   async run(signal: AbortSignal): Promise<void> {
     const { host, namespace } = this.#opts;
     const queue = new WorkQueue({ name: this.name, metrics: prometheusWorkQueueMetrics });
