@@ -41,7 +41,8 @@ const PodTemplates: ResourceType = {
   kind: 'PodTemplate',
 };
 type Conditioned = KubeObject & { status?: { conditions?: Array<{ type: string; reason?: string }> } };
-const reason = (o: Conditioned | undefined) => o?.status?.conditions?.find((c) => c.type === 'Ready')?.reason;
+const reason = (o: Conditioned | undefined, type: string) =>
+  o?.status?.conditions?.find((c) => c.type === type)?.reason;
 
 /** The member apiserver's open watches of a resource (all clients), from its own /metrics. */
 async function openWatches(member: KubeClient, resource: string): Promise<number> {
@@ -128,13 +129,13 @@ describe('shared member caches: one member watch per cluster × type × selector
     await eventually(
       'ServiceDNSRecord published (partially: the member has no region)',
       () => host.get<Conditioned>(ServiceDNSRecordType, 'web', NSX),
-      (r) => reason(r) === 'PartiallyPublished',
+      (r) => reason(r, 'Ready') === 'PartiallyPublished',
       60_000,
     );
     await eventually(
       'RSP scheduled',
       () => host.get<Conditioned>(ReplicaSchedulingPreferenceType, 'web', NSX),
-      (r) => reason(r) === 'Scheduled',
+      (r) => reason(r, 'Scheduled') === 'Scheduled',
       60_000,
     );
     await eventually(
@@ -146,9 +147,21 @@ describe('shared member caches: one member watch per cluster × type × selector
 
     // Two readers of services (the FederatedService sync controller, servicedns) and two of deployments
     // (the FederatedDeployment sync controller, the RSP controller): one watch each; endpointslices has one.
-    for (const r of ['services', 'deployments', 'endpointslices']) {
-      assert.equal((await openWatches(member, r)) - (baseline[r] ?? 0), 1, `member watches of ${r}`);
-    }
+    // The member's own controllers watch these too, so kubefed-ts's share is what goes when it stops.
+    const resources = ['services', 'deployments', 'endpointslices'];
+    const running = await Promise.all(resources.map((r) => openWatches(member, r)));
+    await cm.process.stop();
+    const held = async () =>
+      (await Promise.all(resources.map((r) => openWatches(member, r)))).map((n, i) => (running[i] ?? 0) - n);
+    await eventually('the stopped process holds no watch', held, (d) => d.every((n) => n > 0));
+    // Every connection of the process closed at its exit; give the apiserver a moment to count them all.
+    await new Promise((r) => setTimeout(r, 2000));
+    const after = await held();
+    assert.deepEqual(
+      Object.fromEntries(resources.map((r, i) => [r, after[i]])),
+      Object.fromEntries(resources.map((r) => [r, 1])),
+      `member watches held by the controller manager (baseline before it ran: ${JSON.stringify(baseline)}, while running: ${JSON.stringify(running)})`,
+    );
   });
 
   test('readers of one spec share its informers, which stop when the last reader closes', async () => {
