@@ -19,9 +19,9 @@ export interface ControllerSet {
  * always; the scheduling manager when SchedulerPreferences is on; the FederatedTypeConfig controller (and
  * with it all sync controllers) when PushReconciler is on.
  *
- * One deliberate difference: kubefed-ts's RSP and DNS controllers read federated and member objects from the
- * sync controllers' caches rather than keeping their own, so with PushReconciler off they do not start
- * either. KubeFed's scheduling manager still ran then and kept rewriting the placement and replica overrides
+ * One deliberate difference: kubefed-ts's RSP and DNS controllers read federated objects from the sync
+ * controllers' caches, and member objects from the member caches those share, rather than keeping their own,
+ * so with PushReconciler off they do not start either. KubeFed's scheduling manager still ran then and kept rewriting the placement and replica overrides
  * of FederatedDeployments/ReplicaSets that nothing propagated; here those are left as they are until
  * propagation is enabled again (docs/differences-from-kubefed.md).
  */

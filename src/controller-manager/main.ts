@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Command, Option } from '@commander-js/extra-typings';
 import { parseDuration } from '../config/duration.ts';
-import { DnsController, type DnsEndpointGroup } from '../controllers/dns/controller.ts';
+import { IngressDnsController } from '../controllers/dns/ingress-dns-controller.ts';
+import type { DnsControllerOptions, DnsEndpointGroup } from '../controllers/dns/record-shell.ts';
+import { ServiceDnsController } from '../controllers/dns/service-dns-controller.ts';
 import { ClusterHealthController } from '../controllers/kubefedcluster/controller.ts';
 import { SchedulingController } from '../controllers/scheduling/controller.ts';
 import { errorMessage, KubeClient } from '../kube/client/index.ts';
@@ -237,24 +239,23 @@ async function run(o: Options, log: Logger): Promise<number> {
   if (controllers.federatedTypeConfig) manager.add(members);
   if (controllers.federatedTypeConfig) manager.add(ftcController);
   const scheduling = controllers.scheduling
-    ? new SchedulingController({ host, namespace, config, ftcs: ftcController, logger: log })
+    ? new SchedulingController({ host, namespace, config, ftcs: ftcController, members, logger: log })
     : undefined;
   if (scheduling) manager.add(scheduling);
   // Multi-cluster DNS (KubeFed v0.6's ServiceDNSRecord / IngressDNSRecord): idle unless records exist.
-  for (const kind of controllers.dns ? (['service', 'ingress'] as const) : []) {
-    manager.add(
-      new DnsController({
-        kind,
-        host,
-        namespace,
-        config,
-        ftcs: ftcController,
-        members,
-        endpointGroup: dnsEndpointGroup,
-        hostnamesAsCname: o.dnsHostnamesAsCname,
-        logger: log,
-      }),
-    );
+  if (controllers.dns) {
+    const dns: DnsControllerOptions = {
+      host,
+      namespace,
+      config,
+      ftcs: ftcController,
+      members,
+      endpointGroup: dnsEndpointGroup,
+      hostnamesAsCname: o.dnsHostnamesAsCname,
+      logger: log,
+    };
+    manager.add(new ServiceDnsController(dns));
+    manager.add(new IngressDnsController(dns));
   }
   manager.addReadyCheck(
     'caches',

@@ -3,6 +3,11 @@ import { sanitizeLoadBalancer } from './load-balancer.ts';
 import { compareStrings } from './sort.ts';
 import type { ClusterDns, IngressClusterDns, LoadBalancerStatus } from './types.ts';
 
+/** A status entry as the record's schema stores it, where the load balancer is optional. */
+type AsStored<T extends { loadBalancer: LoadBalancerStatus }> = Omit<T, 'loadBalancer'> & {
+  loadBalancer?: LoadBalancerStatus;
+};
+
 export interface ServiceDnsCluster {
   name: string;
   /** KubeFedCluster Ready condition. */
@@ -19,8 +24,8 @@ export interface ServiceDnsCluster {
 export interface ServiceDnsStatusInput {
   clusters: ServiceDnsCluster[];
   allowServiceWithoutEndpoints: boolean;
-  /** The record's current `status.dns`. */
-  previous: ClusterDns[] | undefined;
+  /** The record's current `status.dns` (as stored: the load balancer may be missing; it is not read). */
+  previous: ReadonlyArray<AsStored<ClusterDns>> | undefined;
 }
 
 export interface IngressDnsCluster {
@@ -32,7 +37,8 @@ export interface IngressDnsCluster {
 
 export interface IngressDnsStatusInput {
   clusters: IngressDnsCluster[];
-  previous: IngressClusterDns[] | undefined;
+  /** The record's current `status.dns` (as stored; only the cluster names are read). */
+  previous: ReadonlyArray<AsStored<IngressClusterDns>> | undefined;
 }
 
 export interface DnsStatus<T> {

@@ -6,7 +6,7 @@ import {
 } from '../../api/scheduling/v1alpha1/index.ts';
 import type { ResolvedKubeFedConfig } from '../../config/index.ts';
 import { CoreTypes, errorMessage, type KubeClient, type KubeObject } from '../../kube/client/index.ts';
-import type { ClusterRegistry } from '../../members/cluster-registry.ts';
+import type { Members } from '../../members/members.ts';
 import { type Placement, selectedClusterNames } from '../../propagation/placement.ts';
 import { Controller } from '../../runtime/controller.ts';
 import { EventRecorder, type EventType, eventsAbout } from '../../runtime/events.ts';
@@ -25,6 +25,7 @@ import type { FederatedObject } from '../../sources/federated/federated-object.t
 import type { SyncController } from '../../sources/federated/sync-controller.ts';
 import type { FederatedTypeConfigController } from '../../sources/federated/type-config-controller.ts';
 import { dropUndefined } from '../../util/drop-undefined.ts';
+import { FederatedTypeMembers } from '../federated-type-members.ts';
 
 import { buildRspStatus, type RspStatusInput, rspStatusChanged } from './status.ts';
 import { SCHEDULING_TARGETS } from './targets.ts';
@@ -41,17 +42,19 @@ export interface SchedulingControllerOptions {
   host: KubeClient;
   namespace: string;
   config: ResolvedKubeFedConfig;
+  /** Federated objects of the scheduled types come from their sync controllers. */
   ftcs: FederatedTypeConfigController;
+  /** The registry, member clients and the member Deployments/ReplicaSets (shared caches). */
+  members: Members;
   logger?: Logger;
 }
 
 /**
- * The ReplicaSchedulingPreference controller (KubeFed pkg/controller/schedulingpreference/controller.go and
- * pkg/schedulingtypes/replicascheduler.go, (*ReplicaScheduler).Reconcile): spreads `totalReplicas` of a
- * FederatedDeployment or FederatedReplicaSet over the ready clusters with KubeFed's planner, owning the
- * placement list and the `/spec/replicas` overrides. It reads member Deployments/ReplicaSets from the sync
- * controller's caches instead of keeping its own, and lists pods only in clusters where not every replica is
- * ready.
+ * The ReplicaSchedulingPreference controller (§3.7): spreads `totalReplicas` of a FederatedDeployment or
+ * FederatedReplicaSet over the ready clusters with KubeFed's planner, owning the placement list and the
+ * `/spec/replicas` overrides. It reads member Deployments/ReplicaSets from the shared member caches (the
+ * informers the sync controllers read) instead of keeping its own, and lists pods only in clusters where not
+ * every replica is ready.
  */
 export class SchedulingController implements Runnable {
   readonly name = 'replicaschedulingpreference';
@@ -62,11 +65,26 @@ export class SchedulingController implements Runnable {
   readonly #events: EventRecorder;
   readonly #unobserve = new Map<string, () => void>();
   readonly #rsps: Informer<RspObject>;
+  /** The managed member objects of each scheduled type (by FTC name), while it is enabled. */
+  readonly #targets: Map<string, FederatedTypeMembers>;
 
   constructor(opts: SchedulingControllerOptions) {
     this.#opts = opts;
     this.#log = (opts.logger ?? silentLogger).child({ controller: this.name });
     this.#events = new EventRecorder(opts.host, `${this.name}-controller`, this.#log);
+    const scope = opts.config.scope === 'Namespaced' ? opts.namespace : undefined;
+    this.#targets = new Map(
+      Object.values(SCHEDULING_TARGETS).map((ftcName) => [
+        ftcName,
+        new FederatedTypeMembers({
+          members: opts.members,
+          ftcs: opts.ftcs,
+          ftcName,
+          namespace: scope,
+          onObject: (_cluster, key) => this.#controller.enqueue(key, MEMBER_EVENT_DELAY_MS),
+        }),
+      ]),
+    );
     this.#controller = new Controller({
       name: this.name,
       logger: this.#log,
@@ -90,9 +108,18 @@ export class SchedulingController implements Runnable {
           for (const u of this.#unobserve.values()) u();
         };
       })
+      // Member objects of the scheduled types, from the shared member caches while each type is enabled.
+      .source(() => {
+        const release = this.#opts.members.use();
+        for (const t of this.#targets.values()) t.start();
+        return async () => {
+          await Promise.all([...this.#targets.values()].map((t) => t.close()));
+          release();
+        };
+      })
       // Readiness decides the candidates: re-plan everything when a cluster comes or goes.
       .source((enqueue) =>
-        this.#registry().addListener({
+        this.#opts.members.registry.addListener({
           onClusterChange: () => {
             for (const r of this.#rsps.store.list()) enqueue(objectKey(r));
           },
@@ -102,10 +129,6 @@ export class SchedulingController implements Runnable {
 
   hasSynced(): boolean {
     return this.#controller.hasSynced();
-  }
-
-  #registry(): ClusterRegistry {
-    return this.#opts.ftcs.registry;
   }
 
   run(signal: AbortSignal): Promise<void> {
@@ -121,7 +144,6 @@ export class SchedulingController implements Runnable {
       ftc,
       controller.addObserver({
         onFederatedObject: (key) => this.#controller.enqueue(key),
-        onMemberObject: (_cluster, key) => this.#controller.enqueue(key, MEMBER_EVENT_DELAY_MS),
       }),
     );
     for (const r of this.#rsps.store.list()) this.#controller.enqueue(objectKey(r));
@@ -158,7 +180,7 @@ export class SchedulingController implements Runnable {
       });
     }
     const fed = structuredClone(fedCached);
-    const registry = this.#registry();
+    const registry = this.#opts.members.registry;
     let candidates = registry
       .list()
       .map((c) => c.metadata.name ?? '')
@@ -178,7 +200,7 @@ export class SchedulingController implements Runnable {
     const capacity: Record<string, number> = {};
     let needsRecheck = false;
     for (const cluster of candidates) {
-      const member = sync.memberObject(cluster, key);
+      const member = this.#targets.get(ftcName)?.get(cluster, key);
       if (!member) continue;
       const spec = (member.spec ?? {}) as {
         replicas?: number;
@@ -273,8 +295,9 @@ export class SchedulingController implements Runnable {
    * intersected with the FederatedNamespace's selector-only one.
    */
   #selectorClusters(fed: FederatedObject, ready: string[]): string[] {
-    const registry = this.#registry();
-    const clusters = registry.list().map((c) => ({ name: c.metadata.name ?? '', labels: c.metadata.labels }));
+    const clusters = this.#opts.members.registry
+      .list()
+      .map((c) => ({ name: c.metadata.name ?? '', labels: c.metadata.labels }));
     const selectorOnly = (p: Placement | undefined) =>
       selectedClusterNames({ clusterSelector: p?.clusterSelector }, clusters);
     let selected = selectorOnly(fed.spec?.placement);
@@ -295,7 +318,7 @@ export class SchedulingController implements Runnable {
     const labelSelector = Object.entries(matchLabels)
       .map(([k, v]) => `${k}=${v}`)
       .join(',');
-    const client = this.#registry().clientFor(cluster);
+    const client = this.#opts.members.registry.clientFor(cluster);
     const list = await client.list(CoreTypes.pods, { namespace, labelSelector });
     return list.items;
   }

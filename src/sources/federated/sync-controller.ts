@@ -55,7 +55,6 @@ const PENDING_RECHECK_MS = 1_000;
 
 export interface SyncObserver {
   onFederatedObject?(key: string): void;
-  onMemberObject?(cluster: string, key: string): void;
 }
 
 export interface SyncControllerOptions {
@@ -213,10 +212,9 @@ export class SyncController {
     return this.#opts.members.caches.open(
       { type: this.target, namespace: this.#watchNamespace, labelSelector: `${MANAGED_LABEL}=true` },
       {
-        onObject: (cluster, o) => {
+        onObject: (_cluster, o) => {
           const key = objectKey(o);
           this.#controller.enqueue(this.#isNamespaces() ? `${key}/${key}` : key, memberDelay);
-          for (const w of this.#observers) w.onMemberObject?.(cluster, key);
         },
         // Everything is looked at again once a member's cache loads: its objects may have been waiting for it.
         onCacheSynced: () => this.#enqueueAll(),
@@ -292,11 +290,6 @@ export class SyncController {
   /** The cached federated object (shared: copy before changing it). */
   federatedObject(key: string): FederatedObject | undefined {
     return this.#fed.store.get(key);
-  }
-
-  /** The cached managed member object, if that member's cache is loaded (shared: copy before changing it). */
-  memberObject(cluster: string, key: string): KubeObject | undefined {
-    return this.#memberCache?.get(cluster, key);
   }
 
   async reconcile(key: string): Promise<ReconcileResult> {

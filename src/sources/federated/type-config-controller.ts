@@ -138,10 +138,6 @@ export class FederatedTypeConfigController implements Runnable {
     this.#syncListeners.add(fn);
   }
 
-  get registry(): ClusterRegistry {
-    return this.#registry;
-  }
-
   run(signal: AbortSignal): Promise<void> {
     return this.#controller.run(signal);
   }
