@@ -7,12 +7,6 @@ import { checkoutBaseline, lockMismatches } from '../../../bench/baseline.ts';
 import { REPO_ROOT } from '../../../src/paths.ts';
 
 const git = (...args: string[]) => execFileSync('git', args, { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
-/** The paths of the repository's worktrees (not their HEADs: other worktrees may commit meanwhile). */
-const worktrees = () =>
-  execFileSync('git', ['worktree', 'list', '--porcelain'], { cwd: REPO_ROOT, encoding: 'utf8' })
-    .split('\n')
-    .filter((l) => l.startsWith('worktree '));
-
 const oneLineUsageError = (message: RegExp) => (e: unknown) =>
   e instanceof BenchUsageError && message.test(e.message) && !e.message.includes('\n');
 
