@@ -50,7 +50,8 @@ export interface SchedulingControllerOptions {
 }
 
 /**
- * The ReplicaSchedulingPreference controller (KubeFed pkg/controller/schedulingpreference/controller.go and pkg/schedulingtypes/replicascheduler.go): spreads `totalReplicas` of a FederatedDeployment or
+ * The ReplicaSchedulingPreference controller (KubeFed pkg/controller/schedulingpreference/controller.go and
+ * pkg/schedulingtypes/replicascheduler.go): spreads `totalReplicas` of a FederatedDeployment or
  * FederatedReplicaSet over the ready clusters with KubeFed's planner, owning the placement list and the
  * `/spec/replicas` overrides. It reads member Deployments/ReplicaSets from the shared member caches (the
  * informers the sync controllers read) instead of keeping its own, and lists pods only in clusters where not
