@@ -19,7 +19,7 @@ import { truncateMiddle } from '../runtime/events.ts';
 import { logFailure } from '../runtime/failure-log.ts';
 import type { Logger } from '../runtime/logger.ts';
 import { timedDispatch } from '../runtime/metrics.ts';
-import { FEDERATED_SOURCE, OWNER_ANNOTATION, ownershipOf, stampOwner } from './ownership.ts';
+import { ALREADY_OWNED, FEDERATED_SOURCE, OWNER_ANNOTATION, ownershipOf, stampOwner } from './ownership.ts';
 import { planExisting, planWrite, tryRender } from './plan.ts';
 import { type DesiredObject, type EventSink, type ObjectRef, refKey, type WorkOwner } from './work.ts';
 
@@ -99,7 +99,10 @@ export class Applier {
         adopt: ctx.adopt,
         keep: ctx.keep(existing),
       });
-      if (next.op === 'none') return { status: next.status, message: next.message, object: next.object };
+      if (next.op === 'none') {
+        if (next.status === ALREADY_OWNED) reportOwned(ctx.event, d, m.cluster, next.message);
+        return { status: next.status, message: next.message, object: next.object };
+      }
       ctx.event(
         'Warning',
         'CreateInClusterFailed',
@@ -213,6 +216,16 @@ export class Applier {
     logFailure(this.#log, `${op} failed`, { cluster: m.cluster, err: e, fields: { object: refKey(ref) } });
     return { status, message: truncateMiddle(errorMessage(e), 1024) };
   }
+}
+
+/** The loser of an ownership conflict says so in an event too, naming the owner. */
+export function reportOwned(
+  event: EventSink,
+  ref: ObjectRef,
+  cluster: string,
+  message: string | undefined,
+): void {
+  event('Warning', ALREADY_OWNED, `Not managing ${describe(ref)} in cluster "${cluster}": ${message ?? ''}`);
 }
 
 /** `ConfigMap "ns/name"`, as KubeFed's events name a member object. */

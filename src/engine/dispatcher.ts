@@ -15,9 +15,10 @@ import {
   type DeleteOptions,
   type MemberTarget,
   type OpResult,
+  reportOwned,
 } from './applier.ts';
 import { deletionTarget } from './deletion-target.ts';
-import { ownershipOf } from './ownership.ts';
+import { ALREADY_OWNED, ownershipOf } from './ownership.ts';
 import { type MemberView, planCluster, planObject } from './plan.ts';
 import {
   type ClusterOutcome,
@@ -118,6 +119,7 @@ export class Dispatcher {
           keep: live ? keep(live) : false,
         });
         if (step.op === 'none') {
+          if (step.status === ALREADY_OWNED) reportOwned(work.event, ref, name, step.message);
           if (step.status !== undefined) {
             co.objects.push({
               ref,

@@ -1,14 +1,9 @@
 import type { KubeFedCluster } from '../api/core/v1beta1/index.ts';
 import { baseServerUrl } from '../kube/client/server-url.ts';
+import { ClusterConfigError } from '../kube/kubeconfig/errors.ts';
 import { type RestConfig, restConfigFromParts } from '../kube/kubeconfig/index.ts';
 
-/** Why a KubeFedCluster cannot be turned into a client; reported as its ConfigMalformed condition. */
-export class ClusterConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ClusterConfigError';
-  }
-}
+export { ClusterConfigError };
 
 /**
  * Parses `spec.apiEndpoint` the way client-go's DefaultServerURL does for KubeFed: host, host:port, IP,

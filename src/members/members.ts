@@ -57,6 +57,26 @@ export class Members implements Runnable {
     };
   }
 
+  /**
+   * The members as one of a controller's caches (runtime/controller's CacheSource): started if nobody has
+   * yet, waited for before the first reconcile, and held until the controller's workers have finished.
+   */
+  asCache(): { start(): void; waitForSync(): Promise<void>; hasSynced(): boolean; stop(): Promise<void> } {
+    let release: (() => void) | undefined;
+    return {
+      start: () => {
+        this.start();
+        release ??= this.use();
+      },
+      waitForSync: () => this.waitForSync(),
+      hasSynced: () => this.hasSynced(),
+      stop: async () => {
+        release?.();
+        release = undefined;
+      },
+    };
+  }
+
   async run(signal: AbortSignal): Promise<void> {
     this.start();
     await new Promise<void>((resolve) => {

@@ -4,8 +4,7 @@
 // exception nothing expected.
 
 import { ApiError, errorMessage, TransportError } from '../kube/client/errors.ts';
-import { KubeconfigError } from '../kube/kubeconfig/errors.ts';
-import { ClusterConfigError } from '../members/cluster-config.ts';
+import { ClusterConfigError, KubeconfigError } from '../kube/kubeconfig/errors.ts';
 
 /** What went wrong, as far as an operator cares; `undefined` from classifyFailure means a bug. */
 export type FailureKind =

@@ -1,6 +1,6 @@
 // apiVersion and kind for a typed object: what an informer's objects lack (the API server leaves them out of
 // list items) and what an update body and an Event's involvedObject need.
-import type { KubeObject, ResourceType } from '../kube/client/index.ts';
+import { apiVersionOf, type KubeObject, type ResourceType } from '../kube/client/index.ts';
 
 export interface TypeMeta {
   readonly apiVersion: string;
@@ -9,7 +9,7 @@ export interface TypeMeta {
 
 /** `group/version` (or the bare version of the core group) and the kind of a resource type. */
 export function typeMetaOf(type: ResourceType, kind = type.kind ?? ''): TypeMeta {
-  return { apiVersion: type.group ? `${type.group}/${type.version}` : type.version, kind };
+  return { apiVersion: apiVersionOf(type), kind };
 }
 
 /** The object with its apiVersion and kind stamped on (a shallow copy). */

@@ -16,6 +16,7 @@ import type { ControllerManagerProcess } from '../../src/testing/controller-mana
 import { type Federation, startFederation } from '../../src/testing/federation.ts';
 import {
   createFederatedNamespace,
+  eventReasons,
   eventually,
   type FedObject,
   federatedConfigMap,
@@ -137,6 +138,11 @@ describe('two sources on one type and one member', () => {
       (o) => clusterStatus(o, 'cluster1')?.status === 'AlreadyOwned',
     );
     assert.match(clusterStatus(reported, 'cluster1')?.message ?? '', /test TestBundle "two-sources\/bundle"/);
+    await eventually(
+      'an AlreadyOwned event on the federated object',
+      () => eventReasons(host, NSX, 'ours'),
+      (reasons) => reasons.includes('AlreadyOwned'),
+    );
 
     // Deleting the federated object leaves the other source's copy alone too.
     await host.delete(T.fcm, 'ours', { namespace: NSX });
@@ -171,6 +177,10 @@ describe('two sources on one type and one member', () => {
     const result = outcome.clusters.get('cluster1')?.objects[0];
     assert.equal(result?.status, 'AlreadyOwned');
     assert.match(result?.message ?? '', /federated object of the same name/);
+    assert.ok(
+      source.events.some((e) => e.startsWith('AlreadyOwned: Not managing ConfigMap "two-sources/theirs"')),
+      source.events.join('\n'),
+    );
 
     // A Work that holds nothing of it in cluster1 (the object is in its inventory) deletes nothing.
     const emptied = await source.apply([], {}, ['theirs']);

@@ -12,7 +12,13 @@ import { hostnamesToResolve } from '../../dns/load-balancer.ts';
 import { nextRecordStatus, type RecordOutcome, type RecordStatus } from '../../dns/record-status.ts';
 import type { Resolve } from '../../dns/records.ts';
 import type { ClusterDns, Endpoint, IngressClusterDns } from '../../dns/types.ts';
-import { isNotFound, type KubeClient, type KubeObject, type ResourceType } from '../../kube/client/index.ts';
+import {
+  apiVersionOf,
+  isNotFound,
+  type KubeClient,
+  type KubeObject,
+  type ResourceType,
+} from '../../kube/client/index.ts';
 import type { Members } from '../../members/members.ts';
 import { jsonEqual } from '../../propagation/json.ts';
 import { EventRecorder } from '../../runtime/events.ts';
@@ -262,7 +268,7 @@ export class DnsRecordShell<R extends KubeObject> {
     const name = dnsEndpointName(this.#kind.endpointPrefix, record.metadata.name ?? '');
     const namespace = record.metadata.namespace;
     const t = this.#endpointType;
-    const apiVersion = `${t.group}/${t.version}`;
+    const apiVersion = apiVersionOf(t);
     try {
       let existing: KubeObject | undefined;
       try {

@@ -110,13 +110,10 @@ export class SchedulingController implements Runnable {
         };
       })
       // Member objects of the scheduled types, from the shared member caches while each type is enabled.
+      .cache(this.#opts.members.asCache())
       .source(() => {
-        const release = this.#opts.members.use();
         for (const t of this.#targets.values()) t.start();
-        return async () => {
-          await Promise.all([...this.#targets.values()].map((t) => t.close()));
-          release();
-        };
+        return () => Promise.all([...this.#targets.values()].map((t) => t.close())).then(() => undefined);
       })
       // Readiness decides the candidates: re-plan everything when a cluster comes or goes.
       .source((enqueue) =>

@@ -31,3 +31,11 @@ export function describeFsError(err: unknown): string {
       return err instanceof Error ? err.message : String(err);
   }
 }
+
+/** Why a KubeFedCluster cannot be turned into a client; reported as its ConfigMalformed condition. */
+export class ClusterConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ClusterConfigError';
+  }
+}

@@ -2,6 +2,7 @@ import { type FederatedTypeConfig, resourceTypeOf } from '../../api/core/v1beta1
 import type { ResolvedKubeFedConfig } from '../../config/index.ts';
 import type { DeleteOptions } from '../../engine/applier.ts';
 import { type DeletionRequest, Dispatcher } from '../../engine/dispatcher.ts';
+import { OWNER_ANNOTATION } from '../../engine/ownership.ts';
 import type { EventSink } from '../../engine/work.ts';
 import {
   CoreTypes,
@@ -618,6 +619,12 @@ export class SyncController {
     }
   }
 
+  /** The managed copy last seen in a cluster, unless another source owns it. */
+  #ownCopy(cluster: string, key: string): KubeObject | undefined {
+    const copy = this.#memberCache?.lastSeen(cluster, key);
+    return copy?.metadata.annotations?.[OWNER_ANNOTATION] === undefined ? copy : undefined;
+  }
+
   /** Writes one pending-deletion record per cluster; returns cluster → record name. Throws on failure. */
   async #recordPendingDeletions(
     fed: FederatedObject,
@@ -644,7 +651,7 @@ export class SyncController {
           federated: { ...this.fedType, kind: this.#opts.ftc.spec.federatedType.kind },
           federatedNamespace: fed.metadata.namespace,
           federatedUid: fed.metadata.uid ?? '',
-          memberUid: this.#memberCache?.lastSeen(cluster, key)?.metadata.uid,
+          memberUid: this.#ownCopy(cluster, key)?.metadata.uid,
           deletedAt: fed.metadata.deletionTimestamp ?? new Date().toISOString(),
           deleteOptions,
         };

@@ -61,8 +61,8 @@ interface Running {
 /**
  * The FederatedTypeConfig controller (KubeFed pkg/controller/federatedtypeconfig/controller.go): one sync
  * controller per enabled FTC, started, stopped and restarted as FTCs change, with
- * `status.propagationController` telling which. It also owns the cluster registry that every sync controller
- * shares.
+ * `status.propagationController` telling which. Its sync controllers share the process's members and one
+ * host informer per FederatedNamespace type.
  */
 export class FederatedTypeConfigController implements Runnable {
   readonly name = 'federatedtypeconfig';
@@ -109,7 +109,7 @@ export class FederatedTypeConfigController implements Runnable {
     );
     // Pending deletions load before any sync controller starts, so none unlabels a copy still owed one.
     this.#controller
-      .cache(memberUse(opts.members))
+      .cache(opts.members.asCache())
       .cache(this.#pendingDeletions)
       .beforeWorkers(() => this.#pendingDeletionController.start())
       .onStop(async () => {
@@ -289,21 +289,4 @@ export class FederatedTypeConfigController implements Runnable {
       return false;
     }
   }
-}
-
-/** The members as one of this controller's caches: started (if nobody has yet) and held while it runs. */
-function memberUse(members: Members) {
-  let release: (() => void) | undefined;
-  return {
-    start: () => {
-      members.start();
-      release ??= members.use();
-    },
-    waitForSync: () => members.waitForSync(),
-    hasSynced: () => members.hasSynced(),
-    stop: async () => {
-      release?.();
-      release = undefined;
-    },
-  };
 }

@@ -2,6 +2,7 @@
 // ("Deletion"); each function is one step of the controller's reconcile, so the I/O between them (a host
 // read, a member read) happens only when the step before asks for it.
 
+import { describeOwnerId, OWNER_ANNOTATION } from '../../../engine/ownership.ts';
 import type { KubeObject } from '../../../kube/client/index.ts';
 import { MANAGED_LABEL } from '../../../propagation/constants.ts';
 import type { PendingDeletion } from './record.ts';
@@ -14,7 +15,8 @@ export type DropReason =
   | 'deleting'
   | 'notManaged'
   | 'replaced'
-  | 'hostNamespace';
+  | 'hostNamespace'
+  | 'otherOwner';
 
 export type Verdict =
   /** Nothing to do until the cluster changes (a readiness event requeues the record). */
@@ -72,6 +74,13 @@ export function judgeMemberCopy(
       action: 'drop',
       reason: 'notManaged',
       message: `the copy is no longer labelled ${MANAGED_LABEL}=true`,
+    };
+  const owner = copy.metadata.annotations?.[OWNER_ANNOTATION];
+  if (owner !== undefined)
+    return {
+      action: 'drop',
+      reason: 'otherOwner',
+      message: `the copy is managed by ${describeOwnerId(owner)}`,
     };
   if (hostNamespaceUid !== undefined && uid === hostNamespaceUid)
     return {

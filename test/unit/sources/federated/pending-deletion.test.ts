@@ -153,4 +153,11 @@ describe('judging a pending deletion', () => {
     assert.equal(reason(judgeMemberCopy(record, copy({}), 'm-1')), 'hostNamespace');
     assert.equal(judgeMemberCopy(record, copy({}), 'other').action, 'delete');
   });
+
+  test('a copy another source owns is never deleted, even with the recorded uid', () => {
+    const owned = copy({ annotations: { 'kubefed-ts.io/owner': 'policy:ResourceBinding:apps/web' } });
+    const v = judgeMemberCopy(record, owned);
+    assert.equal(reason(v), 'otherOwner');
+    assert.match(v.action === 'drop' ? v.message : '', /policy ResourceBinding "apps\/web"/);
+  });
 });
