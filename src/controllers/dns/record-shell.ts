@@ -21,13 +21,15 @@ import {
 } from '../../kube/client/index.ts';
 import type { Members } from '../../members/members.ts';
 import { jsonEqual } from '../../propagation/json.ts';
+import { Controller } from '../../runtime/controller.ts';
 import { EventRecorder } from '../../runtime/events.ts';
 import { logFailure } from '../../runtime/failure-log.ts';
-import { Informer, objectKey } from '../../runtime/informer/index.ts';
+import { type EventHandler, enqueueObject } from '../../runtime/handlers.ts';
+import { type Informer, objectKey } from '../../runtime/informer/index.ts';
 import { type Logger, silentLogger } from '../../runtime/logger.ts';
-import { measuredReconcile, prometheusWorkQueueMetrics } from '../../runtime/metrics.ts';
 import { afterWriteError, ok, type ReconcileResult, retry } from '../../runtime/reconcile.ts';
-import { kubefedRateLimiter, runWorkers, WorkQueue } from '../../runtime/workqueue/index.ts';
+import { statusWriteResult, writeStatusIfChanged } from '../../runtime/status.ts';
+import { kubefedRateLimiter } from '../../runtime/workqueue/index.ts';
 import type { FederatedTypeConfigController } from '../../sources/federated/type-config-controller.ts';
 import { FederatedTypeMembers } from '../federated-type-members.ts';
 
@@ -88,10 +90,9 @@ export class DnsRecordShell<R extends KubeObject> {
   readonly scope: string | undefined;
   readonly #opts: DnsControllerOptions;
   readonly #kind: DnsRecordKind;
-  readonly #queue: WorkQueue;
+  readonly #controller: Controller;
   readonly #events: EventRecorder;
   readonly #endpointType: ResourceType;
-  readonly #reconcile: (key: string) => Promise<ReconcileResult>;
 
   constructor(
     opts: DnsControllerOptions,
@@ -100,30 +101,31 @@ export class DnsRecordShell<R extends KubeObject> {
   ) {
     this.#opts = opts;
     this.#kind = kind;
-    this.#reconcile = reconcile;
     this.name = kind.name;
     this.log = (opts.logger ?? silentLogger).child({ controller: this.name });
     this.scope = opts.config.scope === 'Namespaced' ? opts.namespace : undefined;
-    this.#queue = new WorkQueue({
+    this.#controller = new Controller({
       name: this.name,
+      logger: this.log,
+      reconcile,
+      workers: 2,
       rateLimiter: kubefedRateLimiter(),
-      metrics: prometheusWorkQueueMetrics,
     });
     this.#events = new EventRecorder(opts.host, `${this.name}-controller`, this.log);
     this.#endpointType =
       opts.endpointGroup === 'externaldns.k8s.io' ? ExternalDnsEndpointType : DNSEndpointType;
-    this.records = new Informer<R>({
-      client: opts.host,
-      type: kind.recordType,
-      namespace: this.scope,
-      logger: this.log,
-    });
-    this.domains = new Informer<DomainObject>({
-      client: opts.host,
-      type: DomainType,
-      namespace: opts.namespace,
-      logger: this.log,
-    });
+    const everyRecord: EventHandler<KubeObject> = () => {
+      const all = () => this.enqueueAll();
+      return { onAdd: all, onUpdate: all, onDelete: all };
+    };
+    this.records = this.#controller.watch<R>(
+      { client: opts.host, type: kind.recordType, namespace: this.scope },
+      enqueueObject(),
+    );
+    this.domains = this.#controller.watch<DomainObject>(
+      { client: opts.host, type: DomainType, namespace: opts.namespace },
+      everyRecord,
+    );
     this.targets = new FederatedTypeMembers({
       members: opts.members,
       ftcs: opts.ftcs,
@@ -139,38 +141,25 @@ export class DnsRecordShell<R extends KubeObject> {
   }
 
   enqueueAll(): void {
-    for (const r of this.records.store.list()) this.#queue.add(objectKey(r));
+    for (const r of this.records.store.list()) this.#controller.enqueue(objectKey(r));
   }
 
   enqueueAfter(key: string, delayMs: number): void {
-    this.#queue.addAfter(key, delayMs);
+    this.#controller.enqueue(key, delayMs);
   }
 
-  /** Runs until `signal`; `watches` are the controller's own extra watches, started before the informers. */
-  async run(signal: AbortSignal, watches?: { start(): void; stop(): Promise<void> }): Promise<void> {
-    const { records, domains } = this;
-    const members = this.#opts.members;
-    const release = members.use();
-    const enqueue = (o: KubeObject) => this.#queue.add(objectKey(o));
-    const all = () => this.enqueueAll();
-    records.addHandlers({ onAdd: enqueue, onUpdate: (_, o) => enqueue(o), onDelete: enqueue });
-    domains.addHandlers({ onAdd: all, onUpdate: all, onDelete: all });
-    const unsubscribe = members.registry.addListener({ onClusterChange: all });
-    this.targets.start();
-    watches?.start();
-    records.start();
-    domains.start();
-    const stopped = new Promise<void>((r) => signal.addEventListener('abort', () => r(), { once: true }));
-    await Promise.race([Promise.all([records.waitForSync(), domains.waitForSync()]), stopped]);
-    const workers = runWorkers(this.#queue, 2, measuredReconcile(this.name, this.#reconcile), {
-      logger: this.log,
-    });
-    await stopped;
-    this.#queue.shutDown();
-    unsubscribe();
-    await workers;
-    await Promise.all([records.stop(), domains.stop(), this.targets.close(), watches?.stop()]);
-    release();
+  /**
+   * Runs until `signal`; `watches` are the controller's own extra watches, started with the members and
+   * stopped after the workers.
+   */
+  run(signal: AbortSignal, watches?: { start(): void; stop(): Promise<void> }): Promise<void> {
+    const readyAtOnce = { waitForSync: async () => {}, hasSynced: () => true };
+    this.#controller
+      .cache(this.#opts.members.asCache())
+      .cache({ ...readyAtOnce, start: () => this.targets.start(), stop: () => this.targets.close() })
+      .cache({ ...readyAtOnce, start: () => watches?.start(), stop: async () => watches?.stop() })
+      .source(() => this.#opts.members.registry.addListener({ onClusterChange: () => this.enqueueAll() }));
+    return this.#controller.run(signal);
   }
 
   /** Whether the target type's FTC is enabled (its sync controller runs). */
@@ -311,18 +300,17 @@ export class DnsRecordShell<R extends KubeObject> {
     domain: string | undefined,
     cond: RecordOutcome,
   ): Promise<ReconcileResult> {
-    const prev = record.status as RecordStatus | undefined;
-    const next = nextRecordStatus(prev, { dns, domain, outcome: cond }, new Date());
-    if (jsonEqual(next, prev ?? {})) return ok();
-    try {
-      await this.#opts.host.update(
-        this.#kind.recordType,
-        { ...record, apiVersion: API_VERSION, kind: this.#kind.recordKind, status: next },
-        { subresource: 'status' },
-      );
-    } catch (e) {
-      return afterWriteError(e);
-    }
-    return ok();
+    const w = await writeStatusIfChanged({
+      client: this.#opts.host,
+      type: this.#kind.recordType,
+      typeMeta: { apiVersion: API_VERSION, kind: this.#kind.recordKind },
+      object: record,
+      compute: (current) => {
+        const prev = current.status as RecordStatus | undefined;
+        const status = nextRecordStatus(prev, { dns, domain, outcome: cond }, new Date());
+        return { status, changed: !jsonEqual(status, prev ?? {}) };
+      },
+    });
+    return statusWriteResult(w);
   }
 }
