@@ -33,7 +33,7 @@ import {
 } from './work.ts';
 
 /** KubeFed's dispatcher waits this long for the member operations of one reconcile. */
-export const OPERATION_TIMEOUT_MS = 30_000;
+const OPERATION_TIMEOUT_MS = 30_000;
 
 export interface DispatcherOptions {
   registry: ClusterRegistry;

@@ -6,6 +6,7 @@ import {
   resourceTypeName,
 } from '../kube/client/index.ts';
 import { Informer, type Store } from '../runtime/informer/index.ts';
+import { informerSpecKey } from '../runtime/informer/shared-informers.ts';
 import { type Logger, silentLogger } from '../runtime/logger.ts';
 import type { ClusterRegistry } from './cluster-registry.ts';
 
@@ -57,12 +58,6 @@ export interface MemberCache {
   close(): Promise<void>;
 }
 
-/** The text of a cache spec, for logs and as the key of the shared cache. */
-export function memberCacheKey(spec: MemberCacheSpec): string {
-  const t = spec.type;
-  return `${t.group}/${t.version}/${t.plural}|${spec.namespace ?? ''}|${spec.labelSelector ?? ''}`;
-}
-
 /**
  * Shared member caches, like Karmada's MultiClusterInformerManager: one informer per ready cluster × type ×
  * namespace × label selector, however many controllers read it, started when the first reader asks and
@@ -100,7 +95,7 @@ export class MemberCaches {
 
   /** Opens a reader on the cache of `spec`, sharing the informers of any reader of the same spec. */
   open(spec: MemberCacheSpec, handlers: MemberCacheHandlers = {}): MemberCache {
-    const key = memberCacheKey(spec);
+    const key = informerSpecKey(spec);
     let shared = this.#shared.get(key);
     if (!shared) {
       shared = new SharedCache(spec, this.#registry, this.#log);

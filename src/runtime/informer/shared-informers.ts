@@ -9,6 +9,12 @@ export interface SharedInformerSpec {
   labelSelector?: string;
 }
 
+/** The text of an informer spec: the key that readers of the same informer share. */
+export function informerSpecKey(spec: SharedInformerSpec): string {
+  const t = spec.type;
+  return `${t.group}/${t.version}/${t.plural}|${spec.namespace ?? ''}|${spec.labelSelector ?? ''}`;
+}
+
 /** One reader of a shared informer. */
 export interface SharedInformerReader<T extends KubeObject> {
   readonly store: Store<T>;
@@ -36,7 +42,7 @@ export class SharedInformers {
     spec: SharedInformerSpec,
     handlers: EventHandlers<T> = {},
   ): SharedInformerReader<T> {
-    const key = `${spec.type.group}/${spec.type.version}/${spec.type.plural}|${spec.namespace ?? ''}|${spec.labelSelector ?? ''}`;
+    const key = informerSpecKey(spec);
     let entry = this.#shared.get(key);
     if (!entry) {
       entry = {
