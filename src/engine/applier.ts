@@ -38,7 +38,8 @@ export interface MemberTarget {
 export interface ApplyContext {
   owner: WorkOwner;
   adopt: boolean;
-  keep: (live: KubeObject) => boolean;
+  /** Work.keep for this member: only a create that finds the object already there asks it. */
+  keep?: (live: KubeObject) => boolean;
   event: EventSink;
 }
 
@@ -97,7 +98,7 @@ export class Applier {
         existing,
         ownership: ownershipOf(existing, ctx.owner),
         adopt: ctx.adopt,
-        keep: ctx.keep(existing),
+        keep: ctx.keep?.(existing) ?? false,
       });
       if (next.op === 'none') {
         if (next.status === ALREADY_OWNED) reportOwned(ctx.event, d, m.cluster, next.message);
@@ -114,6 +115,7 @@ export class Applier {
   }
 
   async update(m: MemberTarget, d: DesiredObject, live: KubeObject, ctx: ApplyContext): Promise<OpResult> {
+    // The cached path never gets here with such a copy (plan.ts); an adopted one can.
     if (live.metadata.labels?.[MANAGED_LABEL] === 'false') {
       return { status: ClusterStatus.ManagedLabelFalse, object: live };
     }

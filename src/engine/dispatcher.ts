@@ -177,7 +177,7 @@ export class Dispatcher {
             out,
           );
           if (!live || live.metadata.deletionTimestamp) return;
-          const r = await this.#applier.unlabel(this.#member(name), ref, live, { ...ctx, keep: () => true });
+          const r = await this.#applier.unlabel(this.#member(name), ref, live, ctx);
           if (r.status) out.errors.push(`cluster "${name}": ${r.status}`);
         }),
       ),
@@ -205,10 +205,9 @@ export class Dispatcher {
           if (!out.remaining.includes(name)) out.remaining.push(name);
           if (live.metadata.deletionTimestamp) return;
           const member = this.#member(name);
-          const clusterCtx = { ...ctx, keep: () => keep };
           const r = keep
-            ? await this.#applier.unlabel(member, ref, live, clusterCtx)
-            : await this.#applier.delete(member, ref, live, opts.deleteOptions, clusterCtx);
+            ? await this.#applier.unlabel(member, ref, live, ctx)
+            : await this.#applier.delete(member, ref, live, opts.deleteOptions, ctx);
           if (r.status && r.status !== ClusterStatus.WaitingForRemoval)
             out.errors.push(`cluster "${name}": ${r.status}`);
         }),
@@ -271,7 +270,7 @@ export class Dispatcher {
           const live = this.#opts.cacheFor(ref.type)?.get(name, refKey(ref));
           if (!live || live.metadata.deletionTimestamp) return;
           if (ownershipOf(live, req.owner).kind === 'other') return;
-          const r = await this.#applier.unlabel(this.#member(name), ref, live, { ...ctx, keep: () => true });
+          const r = await this.#applier.unlabel(this.#member(name), ref, live, ctx);
           if (r.status) errors.push(`${name}: ${r.status}`);
         }),
       ),
@@ -280,7 +279,7 @@ export class Dispatcher {
   }
 
   #context(owner: WorkOwner, adopt: boolean, event: EventSink): ApplyContext {
-    return { owner, adopt, event, keep: () => false };
+    return { owner, adopt, event };
   }
 
   #member(cluster: string): MemberTarget {
