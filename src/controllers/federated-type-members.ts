@@ -1,7 +1,6 @@
 import type { KubeObject } from '../kube/client/index.ts';
 import type { MemberCache } from '../members/member-caches.ts';
 import type { Members } from '../members/members.ts';
-import { MANAGED_LABEL } from '../propagation/constants.ts';
 import { objectKey } from '../runtime/informer/index.ts';
 import type { SyncController } from '../sources/federated/sync-controller.ts';
 import type { FederatedTypeConfigController } from '../sources/federated/type-config-controller.ts';
@@ -11,8 +10,6 @@ export interface FederatedTypeMembersOptions {
   ftcs: FederatedTypeConfigController;
   /** The FTC whose member objects are read, e.g. `services` or `deployments.apps`. */
   ftcName: string;
-  /** The KubeFed namespace in a namespaced control plane (where the sync controllers watch); else undefined. */
-  namespace: string | undefined;
   /** A managed member object of the type changed; `key` is its namespace/name. */
   onObject(cluster: string, key: string): void;
   /** The type was enabled, re-enabled or disabled (its sync controller started, restarted or stopped). */
@@ -58,14 +55,9 @@ export class FederatedTypeMembers {
     if (this.#closed) return;
     const old = this.#cache;
     this.#cache = controller
-      ? this.#opts.members.caches.open(
-          {
-            type: controller.target,
-            namespace: this.#opts.namespace,
-            labelSelector: `${MANAGED_LABEL}=true`,
-          },
-          { onObject: (cluster, o) => this.#opts.onObject(cluster, objectKey(o)) },
-        )
+      ? this.#opts.members.caches.open(controller.memberCacheSpec, {
+          onObject: (cluster, o) => this.#opts.onObject(cluster, objectKey(o)),
+        })
       : undefined;
     void old?.close();
     this.#opts.onTypeChange?.();

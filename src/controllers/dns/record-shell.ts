@@ -130,7 +130,6 @@ export class DnsRecordShell<R extends KubeObject> {
       members: opts.members,
       ftcs: opts.ftcs,
       ftcName: kind.targetFtc,
-      namespace: this.scope,
       onObject: (_cluster, key) => this.enqueueAfter(key, 1000),
       onTypeChange: () => this.enqueueAll(),
     });

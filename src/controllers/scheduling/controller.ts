@@ -73,7 +73,6 @@ export class SchedulingController implements Runnable {
     this.#opts = opts;
     this.#log = (opts.logger ?? silentLogger).child({ controller: this.name });
     this.#events = new EventRecorder(opts.host, `${this.name}-controller`, this.#log);
-    const scope = opts.config.scope === 'Namespaced' ? opts.namespace : undefined;
     this.#targets = new Map(
       Object.values(SCHEDULING_TARGETS).map((ftcName) => [
         ftcName,
@@ -81,7 +80,6 @@ export class SchedulingController implements Runnable {
           members: opts.members,
           ftcs: opts.ftcs,
           ftcName,
-          namespace: scope,
           onObject: (_cluster, key) => this.#controller.enqueue(key, MEMBER_EVENT_DELAY_MS),
         }),
       ]),

@@ -11,7 +11,7 @@ import {
   type KubeObject,
   type ResourceType,
 } from '../../kube/client/index.ts';
-import type { MemberCache } from '../../members/member-caches.ts';
+import type { MemberCache, MemberCacheSpec } from '../../members/member-caches.ts';
 import type { Members } from '../../members/members.ts';
 import {
   AggregateReason,
@@ -210,23 +210,20 @@ export class SyncController {
   #openMemberCache(): MemberCache {
     const { config } = this.#opts;
     const memberDelay = this.#opts.memberEventDelayMs ?? 2_000;
-    return this.#opts.members.caches.open(
-      { type: this.target, namespace: this.#watchNamespace, labelSelector: `${MANAGED_LABEL}=true` },
-      {
-        onObject: (_cluster, o) => {
-          const key = objectKey(o);
-          this.#controller.enqueue(this.#isNamespaces() ? `${key}/${key}` : key, memberDelay);
-        },
-        // Everything is looked at again once a member's cache loads: its objects may have been waiting for it.
-        onCacheSynced: () => this.#enqueueAll(),
-        onClusterChange: (_cluster, ready) => {
-          const delay = ready
-            ? config.controllerDuration.availableDelayMs
-            : config.controllerDuration.unavailableDelayMs;
-          this.#enqueueAll(delay);
-        },
+    return this.#opts.members.caches.open(this.memberCacheSpec, {
+      onObject: (_cluster, o) => {
+        const key = objectKey(o);
+        this.#controller.enqueue(this.#isNamespaces() ? `${key}/${key}` : key, memberDelay);
       },
-    );
+      // Everything is looked at again once a member's cache loads: its objects may have been waiting for it.
+      onCacheSynced: () => this.#enqueueAll(),
+      onClusterChange: (_cluster, ready) => {
+        const delay = ready
+          ? config.controllerDuration.availableDelayMs
+          : config.controllerDuration.unavailableDelayMs;
+        this.#enqueueAll(delay);
+      },
+    });
   }
 
   #openFederatedNamespaces(): SharedInformerReader<FederatedObject> | undefined {
@@ -240,6 +237,14 @@ export class SyncController {
       { type, namespace: this.#watchNamespace },
       { onAdd: all, onUpdate: (_, o) => all(o), onDelete: all },
     );
+  }
+
+  /**
+   * The member cache of the target type: the managed objects (KubeFed's federated informer), in the KubeFed
+   * namespace in a namespaced control plane. Other readers open the same spec to share its informers.
+   */
+  get memberCacheSpec(): MemberCacheSpec {
+    return { type: this.target, namespace: this.#watchNamespace, labelSelector: `${MANAGED_LABEL}=true` };
   }
 
   #isNamespaces(): boolean {
