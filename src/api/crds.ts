@@ -2,7 +2,9 @@ import * as internal from './core/v1alpha1/index.ts';
 import * as core from './core/v1beta1/index.ts';
 import { buildCrd, type CustomResourceDefinition } from './crd.ts';
 import * as mcdns from './multiclusterdns/v1alpha1/index.ts';
+import * as policy from './policy/v1alpha1/index.ts';
 import * as scheduling from './scheduling/v1alpha1/index.ts';
+import * as work from './work/v1alpha2/index.ts';
 
 /**
  * Every CRD kubefed-ts installs. Add new groups here; the generator, `--check` and the
@@ -146,6 +148,110 @@ export function allCrds(): CustomResourceDefinition[] {
       schema: mcdns.DNSEndpointSchema,
       statusSubresource: true,
       printerColumns: [],
+    }),
+    ...policyCrds(),
+  ];
+}
+
+/**
+ * Karmada's policy and binding CRDs, with Karmada's names, short names, category and printer columns
+ * (karmada charts/karmada/_crds/bases/policy, .../work). kubefed-ts adds a status subresource to the policies
+ * (Karmada's have no status, karmada#4048); writes to a policy's spec are unaffected.
+ */
+function policyCrds(): CustomResourceDefinition[] {
+  const policyColumns = [
+    { name: 'CONFLICT-RESOLUTION', type: 'string', jsonPath: '.spec.conflictResolution' },
+    { name: 'PRIORITY', type: 'string', jsonPath: '.spec.priority' },
+    { name: 'AGE', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+  ] as const;
+  const bindingColumns = [
+    { name: 'SCHEDULED', type: 'string', jsonPath: ".status.conditions[?(@.type=='Scheduled')].status" },
+    {
+      name: 'FULLYAPPLIED',
+      type: 'string',
+      jsonPath: ".status.conditions[?(@.type=='FullyApplied')].status",
+    },
+    { name: 'AGE', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+  ] as const;
+  const categories = [policy.CATEGORY];
+  return [
+    buildCrd({
+      group: policy.GROUP,
+      version: policy.VERSION,
+      kind: policy.PP_KIND,
+      plural: policy.PP_PLURAL,
+      singular: policy.PP_SINGULAR,
+      shortNames: policy.PP_SHORT_NAMES,
+      categories,
+      scope: 'Namespaced',
+      schema: policy.PropagationPolicySchema,
+      statusSubresource: true,
+      printerColumns: policyColumns,
+    }),
+    buildCrd({
+      group: policy.GROUP,
+      version: policy.VERSION,
+      kind: policy.CPP_KIND,
+      plural: policy.CPP_PLURAL,
+      singular: policy.CPP_SINGULAR,
+      shortNames: policy.CPP_SHORT_NAMES,
+      categories,
+      scope: 'Cluster',
+      schema: policy.PropagationPolicySchema,
+      statusSubresource: true,
+      printerColumns: policyColumns,
+    }),
+    buildCrd({
+      group: policy.GROUP,
+      version: policy.VERSION,
+      kind: policy.OP_KIND,
+      plural: policy.OP_PLURAL,
+      singular: policy.OP_SINGULAR,
+      shortNames: policy.OP_SHORT_NAMES,
+      categories,
+      scope: 'Namespaced',
+      schema: policy.OverridePolicySchema,
+      statusSubresource: true,
+      printerColumns: [{ name: 'AGE', type: 'date', jsonPath: '.metadata.creationTimestamp' }],
+    }),
+    buildCrd({
+      group: policy.GROUP,
+      version: policy.VERSION,
+      kind: policy.COP_KIND,
+      plural: policy.COP_PLURAL,
+      singular: policy.COP_SINGULAR,
+      shortNames: policy.COP_SHORT_NAMES,
+      categories,
+      scope: 'Cluster',
+      schema: policy.OverridePolicySchema,
+      statusSubresource: true,
+      printerColumns: [{ name: 'AGE', type: 'date', jsonPath: '.metadata.creationTimestamp' }],
+    }),
+    buildCrd({
+      group: work.GROUP,
+      version: work.VERSION,
+      kind: work.RB_KIND,
+      plural: work.RB_PLURAL,
+      singular: work.RB_SINGULAR,
+      shortNames: work.RB_SHORT_NAMES,
+      categories,
+      scope: 'Namespaced',
+      schema: work.ResourceBindingSchema,
+      statusSubresource: true,
+      printerColumns: bindingColumns,
+    }),
+    buildCrd({
+      group: work.GROUP,
+      version: work.VERSION,
+      kind: work.CRB_KIND,
+      plural: work.CRB_PLURAL,
+      singular: work.CRB_SINGULAR,
+      shortNames: work.CRB_SHORT_NAMES,
+      categories,
+      scope: 'Cluster',
+      schema: work.ResourceBindingSchema,
+      statusSubresource: true,
+      printerColumns: bindingColumns,
     }),
   ];
 }
