@@ -41,6 +41,7 @@ interface JoinFlags extends GlobalFlags {
   secretName?: string;
   errorOnExisting: boolean;
   scopedRbac: boolean;
+  provider?: string;
 }
 interface EnableFlags extends GlobalFlags {
   federatedGroup: string;
@@ -163,6 +164,10 @@ export function buildProgram(name = 'kubefedctl'): Command {
       '--scoped-rbac',
       "grant the member's service account only the enabled federated types (kept up to date by enable, disable and sync-rbac) instead of KubeFed's full access",
       false,
+    )
+    .option(
+      '--provider <name>',
+      "cloud provider of the cluster (KubeFedCluster spec.provider), matched by policies' fieldSelector",
     );
   withGlobalFlags(joinCmd).action(async (clusterName: string, o: JoinFlags) => {
     const res = await join({
@@ -172,6 +177,7 @@ export function buildProgram(name = 'kubefedctl'): Command {
       secretName: o.secretName,
       errorOnExisting: o.errorOnExisting,
       scopedRbac: o.scopedRbac,
+      provider: o.provider,
       kubeconfig: o.kubeconfig,
       hostClusterContext: o.hostClusterContext,
       kubefedNamespace: o.kubefedNamespace,

@@ -47,6 +47,8 @@ export interface JoinOptions extends GlobalOptions {
    * of KubeFed's `*` on everything; see scoped-rbac.ts and docs/kubefedctl.md.
    */
   scopedRbac?: boolean;
+  /** KubeFedCluster spec.provider (a kubefed-ts addition), matched by Karmada-style policies' fieldSelector. */
+  provider?: string;
   /** How long to wait for the member's token controller to fill the token Secret. */
   tokenTimeoutMs?: number;
   out?: (line: string) => void;
@@ -154,6 +156,7 @@ export async function join(opts: JoinOptions): Promise<JoinResult> {
       secretRef: { name: opts.secretName ?? '' },
       ...(memberConfig.insecureSkipTLSVerify ? { disabledTLSValidations: ['*' as const] } : {}),
       ...(memberConfig.proxyUrl ? { proxyURL: memberConfig.proxyUrl } : {}),
+      ...(opts.provider ? { provider: opts.provider } : {}),
     };
     const hostSecret: KubeObject = {
       apiVersion: 'v1',

@@ -86,6 +86,7 @@ describe('KubeFedCluster CRD', () => {
       'apiEndpoint',
       'caBundle',
       'disabledTLSValidations',
+      'provider', // kubefed-ts addition, matched by policies' fieldSelector
       'proxyURL',
       'secretRef',
     ]);

@@ -75,6 +75,13 @@ export const KubeFedClusterSpecSchema = Type.Object(
     proxyURL: Type.Optional(
       Type.String({ description: 'Proxy URL (http, https or socks5) used to reach the member cluster.' }),
     ),
+    // kubefed-ts addition (Karmada's Cluster.spec.provider): matched by policies' fieldSelector.
+    provider: Type.Optional(
+      Type.String({
+        description:
+          "kubefed-ts addition: cloud provider of the member cluster, matched by policies' fieldSelector (key provider).",
+      }),
+    ),
   },
   { description: 'KubeFedClusterSpec defines the desired state of KubeFedCluster.' },
 );
