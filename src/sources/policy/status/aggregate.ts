@@ -11,6 +11,8 @@
 // rollout status` needs only observedGeneration, updatedReplicas, replicas and availableReplicas (it fails early
 // on a Progressing=ProgressDeadlineExceeded condition only, which a template then never shows; the member's
 // Unhealthy health in the ResourceBinding is where that surfaces). Conditions already on the template are kept.
+//
+// Karmada also aggregates Pod and PersistentVolume; not yet here (rare as templates): their status is left alone.
 
 import type { KubeObject } from '../../../kube/client/index.ts';
 import { deepCopy, isPlainObject, type JsonObject } from '../../../propagation/json.ts';
