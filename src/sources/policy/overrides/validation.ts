@@ -6,7 +6,6 @@
 // Bad values print as Go's field.Error does: strings with %q, v1.JSON and FieldSelector with %#v; other
 // structs (which Go prints with pointer addresses) as JSON.
 
-import { formatFieldError, invalid } from '../../../api/field-errors.ts';
 import { labelValueErrors, qualifiedNameErrors } from '../../../kube/validation.ts';
 import {
   canonicalJson,
@@ -184,7 +183,7 @@ function validateRules(rules: unknown): string[] {
       const at = `${rulePath}.overriders.fieldOverrider[${j}]`;
       if (list(fo['yaml']).length > 0 && list(fo['json']).length > 0)
         errs.push(
-          formatFieldError(invalid(at, fo, 'FieldOverrider has both YAML and JSON set. Only one is allowed')),
+          invalidRaw(at, canonicalJson(fo), 'FieldOverrider has both YAML and JSON set. Only one is allowed'),
         );
       const err = pointerError(fo['fieldPath']);
       if (err) errs.push(invalidString(`${at}.fieldPath`, String(fo['fieldPath'] ?? ''), err));
@@ -222,18 +221,18 @@ export function validateOverrideSpec(spec: unknown): string[] {
   if (present(targetCluster)) errs.push(...validateClusterAffinity(targetCluster, 'spec.targetCluster'));
   if (present(targetCluster) && present(rules))
     errs.push(
-      formatFieldError(
-        invalid(
-          'spec.targetCluster',
-          object(targetCluster),
-          "overrideRules and targetCluster can't co-exist",
-        ),
+      invalidRaw(
+        'spec.targetCluster',
+        canonicalJson(object(targetCluster)),
+        "overrideRules and targetCluster can't co-exist",
       ),
     );
   if (!emptyOverriders(spec['overriders']) && present(rules))
     errs.push(
-      formatFieldError(
-        invalid('spec.overriders', object(spec['overriders']), "overrideRules and overriders can't co-exist"),
+      invalidRaw(
+        'spec.overriders',
+        canonicalJson(object(spec['overriders'])),
+        "overrideRules and overriders can't co-exist",
       ),
     );
   errs.push(...validateRules(rules));
