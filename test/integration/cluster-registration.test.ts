@@ -42,7 +42,13 @@ describe('cluster registration and health against real apiservers', () => {
 
   test('join creates exactly the objects KubeFed creates, in the member and in the host', async () => {
     for (const name of ['cluster1', 'cluster2']) {
-      const r = await kubefedctl(['join', name, ...kc()]);
+      // --provider (kubefed-ts addition) only for cluster2: cluster1 is exactly KubeFed's join.
+      const r = await kubefedctl([
+        'join',
+        name,
+        ...(name === 'cluster2' ? ['--provider', 'aws'] : []),
+        ...kc(),
+      ]);
       assert.equal(r.code, 0, r.stderr);
     }
     const member = fed.cluster('cluster1').client();
@@ -70,6 +76,9 @@ describe('cluster registration and health against real apiservers', () => {
 
     const kfc = await host.get<ClusterObject>(KubeFedClusterType, 'cluster1', NS);
     assert.equal(kfc.spec.apiEndpoint, fed.cluster('cluster1').server);
+    assert.equal(kfc.spec.provider, undefined);
+    const kfc2 = await host.get<ClusterObject>(KubeFedClusterType, 'cluster2', NS);
+    assert.equal(kfc2.spec.provider, 'aws');
     assert.equal(
       Buffer.from(kfc.spec.caBundle ?? '', 'base64').toString(),
       fed.cluster('cluster1').api.caData.toString(),
