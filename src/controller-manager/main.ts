@@ -21,6 +21,7 @@ import { EventRecorder } from '../runtime/events.ts';
 import { createLogger, type Logger } from '../runtime/logger.ts';
 import { Manager, signalsHandler } from '../runtime/manager.ts';
 import { FederatedTypeConfigController } from '../sources/federated/type-config-controller.ts';
+import { PolicySource } from '../sources/policy/policy-source.ts';
 import { Backoff, sleep } from '../util/backoff.ts';
 import { VERSION } from '../version.ts';
 import { controllerSet } from './controller-set.ts';
@@ -238,6 +239,11 @@ async function run(o: Options, log: Logger): Promise<number> {
   for (const reason of controllers.notStarted) log.info(reason);
   if (controllers.federatedTypeConfig) manager.add(members);
   if (controllers.federatedTypeConfig) manager.add(ftcController);
+  // Native resources placed by Karmada's policies, on the same members and engine. A namespaced control plane
+  // has no cluster-wide templates to place, so it serves only Federated<Kind> (docs/native-resources.md).
+  if (controllers.federatedTypeConfig && config.scope === 'Cluster') {
+    manager.add(new PolicySource({ host, members, namespace, deletionTimeoutMs, logger: log }));
+  }
   const scheduling = controllers.scheduling
     ? new SchedulingController({ host, namespace, config, ftcs: ftcController, members, logger: log })
     : undefined;

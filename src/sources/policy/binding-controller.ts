@@ -1,0 +1,587 @@
+// The binding controller (karmada pkg/controllers/binding and status): turns each ResourceBinding into a
+// Work for the engine — the template, rendered per scheduled cluster with its replicas and overrides
+// (render.ts), plus its dependencies when propagateDeps — and writes what happened back: per-cluster state
+// in the binding's status, and the fleet's status into the template's own `.status`. Deleting a binding
+// (its template went) removes the member copies unless preserveResourcesOnDeletion.
+
+import {
+  CONFLICT_RESOLUTION_ANNOTATION,
+  CRB_FINALIZER,
+  RB_FINALIZER,
+  RETAIN_REPLICAS_LABEL,
+} from '../../api/policy/v1alpha1/index.ts';
+import {
+  type AggregatedStatusItem,
+  BindingCondition,
+  BindingReason,
+  type ResourceBindingStatus,
+} from '../../api/work/v1alpha2/index.ts';
+import { type DeletionRequest, Dispatcher } from '../../engine/dispatcher.ts';
+import { OWNER_ANNOTATION } from '../../engine/ownership.ts';
+import {
+  type DesiredObject,
+  type ObjectRef,
+  RenderError,
+  type Work,
+  type WorkOwner,
+} from '../../engine/work.ts';
+import {
+  errorMessage,
+  isConflict,
+  isNotFound,
+  type KubeClient,
+  type KubeObject,
+} from '../../kube/client/index.ts';
+import type { MemberCache } from '../../members/member-caches.ts';
+import type { Members } from '../../members/members.ts';
+import { MANAGED_LABEL } from '../../propagation/constants.ts';
+import { jsonEqual } from '../../propagation/json.ts';
+import { Controller } from '../../runtime/controller.ts';
+import type { EventRecorder } from '../../runtime/events.ts';
+import { hasFinalizer, removeFinalizer } from '../../runtime/finalizers.ts';
+import { type Logger, silentLogger } from '../../runtime/logger.ts';
+import { ok, type ReconcileResult, requeueAfter, retry } from '../../runtime/reconcile.ts';
+import { statusWriteResult, writeStatusIfChanged } from '../../runtime/status.ts';
+import { typeMetaOf } from '../../runtime/type-meta.ts';
+import { type BindingObject, claimMetadata } from './binding-spec.ts';
+import { type Bindings, bindingTypeOf } from './bindings.ts';
+import { claimOf } from './claim.ts';
+import { policyClusterOf } from './clusters.ts';
+import { type DependencyRef, dependenciesOf } from './dependencies.ts';
+import { hostStatusWriter } from './host-controllers.ts';
+import { bindingKey, bindingKeyOfTemplate } from './keys.ts';
+import { OverrideError } from './overrides/apply.ts';
+import { overridePoliciesFor } from './overrides/select.ts';
+import type { Policies } from './policies.ts';
+import { memberObject } from './render.ts';
+import { aggregateStatus, type MemberStatusItem } from './status/aggregate.ts';
+import { memberHealth } from './status/health.ts';
+import { reflectStatus } from './status/reflect.ts';
+import { kindKey, type TemplateKind, type Templates, type TemplateType } from './templates.ts';
+
+/** The source name in owner annotations: `policy:ResourceBinding:<ns>/<name>`. */
+export const POLICY_SOURCE = 'policy';
+/** The member status when an override cannot be applied (Karmada reports the Work as failed to apply). */
+export const APPLY_OVERRIDE_FAILED = 'ApplyOverridePolicyFailed';
+/** The dependencies propagated last time, so that ones no longer referenced are removed from members. */
+export const DEPENDENCIES_ANNOTATION = 'resourcebinding.karmada.io/dependencies';
+/** A member cache still loading: look again soon. */
+const PENDING_RECHECK_MS = 1_000;
+
+/** The member status of a cluster that dispatching is suspended to (karmada WorkDispatching=False). */
+export const DISPATCHING_SUSPENDED = 'DispatchingSuspended';
+const SUSPENDED_MESSAGE = 'Work dispatching is in a suspended state.';
+
+export const FULLY_APPLIED_MESSAGE = 'All works have been successfully applied';
+export const NOT_FULLY_APPLIED_MESSAGE = 'Failed to apply all works, see status.aggregatedStatus for details';
+
+export interface BindingControllerOptions {
+  host: KubeClient;
+  members: Members;
+  templates: Templates;
+  policies: Policies;
+  bindings: Bindings;
+  events: EventRecorder;
+  /** How long deleting a binding waits for a member that cannot be reached before giving up on it. */
+  deletionTimeoutMs: number;
+  logger?: Logger;
+  /** Delay between a member object changing and the reconcile it triggers. */
+  memberEventDelayMs?: number;
+}
+
+export class BindingController {
+  readonly #opts: BindingControllerOptions;
+  readonly #log: Logger;
+  readonly controller: Controller;
+  readonly #dispatcher: Dispatcher;
+  /** Member caches by `group/plural`, opened when a binding of that type first needs one. */
+  readonly #caches = new Map<string, MemberCache>();
+  /** Which bindings propagate a dependency: `kindKey|ns|name` → binding keys. */
+  readonly #dependents = new Map<string, Set<string>>();
+
+  constructor(opts: BindingControllerOptions) {
+    this.#opts = opts;
+    this.#log = (opts.logger ?? silentLogger).child({ controller: 'policy-binding' });
+    this.controller = new Controller({
+      name: 'policy-binding',
+      logger: this.#log,
+      reconcile: (k) => this.reconcile(k),
+      workers: 4,
+    });
+    this.#dispatcher = new Dispatcher({
+      registry: opts.members.registry,
+      cacheFor: (t) => this.#caches.get(`${t.group}/${t.plural}`),
+      logger: this.#log,
+    });
+    this.controller
+      .cache(opts.members.asCache())
+      .source((enqueue) =>
+        opts.bindings.addListener((key, _b, change) => {
+          if (change !== 'delete') enqueue(key);
+        }),
+      )
+      .source((enqueue) =>
+        opts.templates.addListener((kind, obj) => {
+          const t = { ...obj, apiVersion: kind.apiVersion, kind: kind.kind };
+          enqueue(bindingKeyOfTemplate(t));
+          for (const key of this.#dependents.get(depKey(kind, obj)) ?? []) enqueue(key);
+        }),
+      )
+      // Any override policy change may change what any member receives.
+      .source((enqueue) =>
+        opts.policies.addListener((kind) => {
+          if (kind !== 'OverridePolicy' && kind !== 'ClusterOverridePolicy') return;
+          for (const key of opts.bindings.keys()) enqueue(key);
+        }),
+      )
+      .onStop(async () => {
+        await Promise.all([...this.#caches.values()].map((c) => c.close()));
+        this.#caches.clear();
+      });
+  }
+
+  #cacheFor(type: TemplateType): MemberCache {
+    const id = `${type.group}/${type.plural}`;
+    let cache = this.#caches.get(id);
+    if (!cache) {
+      const delay = this.#opts.memberEventDelayMs ?? 1_000;
+      cache = this.#opts.members.caches.open(
+        { type, labelSelector: `${MANAGED_LABEL}=true` },
+        {
+          onObject: (_cluster, o) => {
+            const key = ownerBindingKey(o);
+            if (key) this.controller.enqueue(key, delay);
+          },
+          onCacheSynced: () => this.#enqueueAll(),
+          onClusterChange: () => this.#enqueueAll(delay),
+        },
+      );
+      this.#caches.set(id, cache);
+    }
+    return cache;
+  }
+
+  #enqueueAll(delayMs?: number): void {
+    for (const key of this.#opts.bindings.keys()) this.controller.enqueue(key, delayMs);
+  }
+
+  async reconcile(key: string): Promise<ReconcileResult> {
+    const b = this.#opts.bindings.get(key);
+    if (!b) return ok();
+    try {
+      if (b.metadata.deletionTimestamp) return await this.#delete(b);
+      return await this.#sync(b);
+    } catch (e) {
+      if (isConflict(e)) return requeueAfter(500);
+      if (isNotFound(e)) return ok();
+      return retry(e);
+    }
+  }
+
+  async #sync(b: BindingObject): Promise<ReconcileResult> {
+    const { templates } = this.#opts;
+    const res = b.spec.resource;
+    const kind: TemplateKind = { apiVersion: res.apiVersion, kind: res.kind };
+    const type = templates.typeOf(kind);
+    // Not watched (no policy selects the kind any more) or not loaded yet: nothing is known to change.
+    if (!type) return ok();
+    if (!templates.synced(kind)) return requeueAfter(PENDING_RECHECK_MS);
+    const cached = templates.get(kind, res.namespace, res.name);
+    // The template is gone or was re-created: the garbage collector deletes this binding.
+    if (!cached || (res.uid && cached.metadata.uid !== res.uid)) return ok();
+    const template: KubeObject = { ...cached, apiVersion: res.apiVersion, kind: res.kind };
+    if (b.spec.suspension?.dispatching) return this.#writeBindingStatus(b, template, undefined);
+
+    const { work, deps } = this.#work(b, template, type);
+    const outcome = await this.#dispatcher.apply(work);
+    await this.#recordDependencies(b, deps);
+    if (outcome.pending) return requeueAfter(PENDING_RECHECK_MS);
+    const items = statusItems(b, outcome, template);
+    return this.#writeBindingStatus(b, template, items);
+  }
+
+  /** The Work of a binding, and the dependencies it propagates. */
+  #work(b: BindingObject, template: KubeObject, type: TemplateType): { work: Work; deps: DependencyRef[] } {
+    const { templates, policies, members } = this.#opts;
+    const owner = ownerOf(b);
+    const claim = claimOf(b.metadata);
+    const claimMeta = claim ? claimMetadata(claim) : { labels: {}, annotations: {} };
+    const { cops, ops } = policies.overridePolicies(template.metadata.namespace);
+    const overrides = overridePoliciesFor(template, cops, ops);
+    const ref: ObjectRef = {
+      type,
+      namespace: template.metadata.namespace,
+      name: template.metadata.name ?? '',
+    };
+    this.#cacheFor(type);
+    const retainReplicas = template.metadata.labels?.[RETAIN_REPLICAS_LABEL] === 'true';
+
+    // Dependencies: the ones referenced now, sent along; the ones sent last time but no longer referenced
+    // stay in the inventory so the engine removes them.
+    const deps = b.spec.propagateDeps ? dependenciesOf(template) : [];
+    this.#trackDependents(bindingKey(b), deps);
+    const depObjects: Array<{ ref: ObjectRef; template: KubeObject }> = [];
+    const inventory: ObjectRef[] = [ref];
+    for (const d of [...deps, ...previousDependencies(b)]) {
+      const dkind = { apiVersion: d.apiVersion, kind: d.kind };
+      const dtype = templates.typeOf(dkind);
+      if (!dtype) continue;
+      this.#cacheFor(dtype);
+      const dref: ObjectRef = { type: dtype, namespace: d.namespace, name: d.name };
+      if (inventory.some((r) => sameRef(r, dref))) continue;
+      inventory.push(dref);
+      const obj = deps.some((x) => sameDep(x, d)) ? templates.get(dkind, d.namespace, d.name) : undefined;
+      if (obj) depObjects.push({ ref: dref, template: { ...obj, apiVersion: d.apiVersion, kind: d.kind } });
+    }
+
+    const suspended = new Set(b.spec.suspension?.dispatchingOnClusters?.clusterNames ?? []);
+    const clusters = new Map<string, DesiredObject[]>();
+    for (const target of b.spec.clusters ?? []) {
+      const kfc = members.registry.get(target.name);
+      if (!kfc) continue;
+      const cluster = policyClusterOf(kfc);
+      const desired: DesiredObject[] = [
+        {
+          ...ref,
+          render: (live) =>
+            renderMember(() =>
+              memberObject({
+                template,
+                cluster,
+                replicas: target.replicas,
+                overrides,
+                claim: claimMeta,
+                live,
+                retainReplicas,
+              }),
+            ),
+        },
+      ];
+      for (const dep of depObjects) {
+        const depOverrides = overridePoliciesFor(dep.template, cops, ops);
+        desired.push({
+          ...dep.ref,
+          render: (live) =>
+            renderMember(() =>
+              memberObject({
+                template: dep.template,
+                cluster,
+                overrides: depOverrides,
+                claim: { labels: {}, annotations: {} },
+                live,
+                retainReplicas: false,
+              }),
+            ),
+        });
+      }
+      // Dispatching suspended to this cluster: its copies are left exactly as they are.
+      clusters.set(
+        target.name,
+        suspended.has(target.name)
+          ? desired.map((d) => ({
+              ...d,
+              invalid: { status: DISPATCHING_SUSPENDED, message: SUSPENDED_MESSAGE },
+            }))
+          : desired,
+      );
+    }
+    const resolution = (
+      template.metadata.annotations?.[CONFLICT_RESOLUTION_ANNOTATION] ??
+      b.spec.conflictResolution ??
+      'Abort'
+    ).toLowerCase();
+    const event = (type: 'Normal' | 'Warning', reason: string, message: string) =>
+      this.#event(template, type, reason, message);
+    return {
+      work: { owner, objects: inventory, clusters, adopt: resolution === 'overwrite', event },
+      deps,
+    };
+  }
+
+  #trackDependents(key: string, deps: readonly DependencyRef[]): void {
+    for (const set of this.#dependents.values()) set.delete(key);
+    for (const d of deps) {
+      const k = depKey(d, { metadata: { namespace: d.namespace, name: d.name } });
+      const set = this.#dependents.get(k) ?? new Set<string>();
+      this.#dependents.set(k, set);
+      set.add(key);
+    }
+    for (const [k, set] of this.#dependents) if (set.size === 0) this.#dependents.delete(k);
+  }
+
+  /** Remembers the dependencies sent, on the binding, when they change. */
+  async #recordDependencies(b: BindingObject, deps: readonly DependencyRef[]): Promise<void> {
+    const previous = b.metadata.annotations?.[DEPENDENCIES_ANNOTATION];
+    const next = deps.length > 0 ? JSON.stringify(deps) : undefined;
+    if (previous === next) return;
+    await this.#opts.host.patch(
+      bindingTypeOf(b),
+      b.metadata.name ?? '',
+      { metadata: { annotations: { [DEPENDENCIES_ANNOTATION]: next ?? null } } },
+      { namespace: b.metadata.namespace },
+    );
+  }
+
+  async #writeBindingStatus(
+    b: BindingObject,
+    template: KubeObject,
+    items: AggregatedStatusItem[] | undefined,
+  ): Promise<ReconcileResult> {
+    const fleet = items ? this.#templateStatus(template, items) : undefined;
+    const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+    const w = await writeStatusIfChanged({
+      client: this.#opts.host,
+      type: bindingTypeOf(b),
+      typeMeta: typeMetaOf(bindingTypeOf(b), bindingTypeOf(b).kind),
+      object: b,
+      compute: (current) => {
+        const old: ResourceBindingStatus = current.status ?? {};
+        const status: ResourceBindingStatus = { ...old };
+        const conditions = [...(old.conditions ?? [])];
+        if (items) {
+          status.aggregatedStatus = items;
+          const scheduled = current.spec.clusters ?? [];
+          const full =
+            scheduled.length > 0 && items.length === scheduled.length && items.every((i) => i.applied);
+          setCondition(conditions, now, {
+            type: BindingCondition.FullyApplied,
+            status: full ? 'True' : 'False',
+            reason: full ? BindingReason.FullyAppliedSuccess : BindingReason.FullyAppliedFailed,
+            message: full ? FULLY_APPLIED_MESSAGE : NOT_FULLY_APPLIED_MESSAGE,
+          });
+        }
+        setCondition(conditions, now, dispatchingCondition(current));
+        if (fleet?.hostWriter) {
+          setCondition(conditions, now, {
+            type: 'StatusWrittenBack',
+            status: 'False',
+            reason: 'HostControllerOwnsStatus',
+            message: `The template's status is written by ${fleet.hostWriter} on the federation API server, which runs workload controllers: kubefed-ts does not write it (see docs/federation-apiserver.md)`,
+          });
+        } else if (fleet) {
+          setCondition(conditions, now, {
+            type: 'StatusWrittenBack',
+            status: 'True',
+            reason: 'Aggregated',
+            message: "The template's status is the sum of its member copies' statuses",
+          });
+        }
+        status.conditions = conditions;
+        return { status, changed: !jsonEqual(status, old) };
+      },
+    });
+    if (fleet?.hostWriter) {
+      this.#event(
+        template,
+        'Warning',
+        'HostRunsWorkloadControllers',
+        `Not writing the aggregated status: ${fleet.hostWriter} writes it`,
+      );
+    } else if (fleet?.status !== undefined) {
+      const tw = await this.#writeTemplateStatus(template, fleet.status);
+      if (tw.kind === 'failed' || tw.kind === 'conflict') return statusWriteResult(tw);
+    }
+    return statusWriteResult(w);
+  }
+
+  /** The fleet's status for the template, or who else writes it there. */
+  #templateStatus(
+    template: KubeObject,
+    items: readonly AggregatedStatusItem[],
+  ): { status?: Record<string, unknown>; hostWriter?: string } | undefined {
+    const memberItems: MemberStatusItem[] = items.map((i) => ({
+      clusterName: i.clusterName,
+      status: i.status,
+      applied: i.applied ?? false,
+    }));
+    const status = aggregateStatus(template, memberItems);
+    if (status === undefined) return undefined;
+    const writer = hostStatusWriter(template);
+    return writer ? { hostWriter: writer } : { status };
+  }
+
+  #writeTemplateStatus(template: KubeObject, status: Record<string, unknown>) {
+    const kind = { apiVersion: template.apiVersion ?? '', kind: template.kind ?? '' };
+    const type = this.#opts.templates.typeOf(kind) as TemplateType;
+    return writeStatusIfChanged({
+      client: this.#opts.host,
+      type,
+      typeMeta: { apiVersion: kind.apiVersion, kind: kind.kind },
+      object: template,
+      compute: (current) => ({
+        status,
+        changed: !jsonEqual(status, (current as { status?: unknown }).status ?? {}),
+      }),
+    });
+  }
+
+  /**
+   * The template is gone: its copies go too (Karmada's execution controller), or with
+   * preserveResourcesOnDeletion they are released and kept. Unreachable members are waited for up to the
+   * deletion timeout, then given up on, so that a dead member never holds a deletion forever.
+   */
+  async #delete(b: BindingObject): Promise<ReconcileResult> {
+    const finalizer = b.metadata.namespace ? RB_FINALIZER : CRB_FINALIZER;
+    if (!hasFinalizer(b, finalizer)) return ok();
+    const res = b.spec.resource;
+    const type = this.#opts.templates.typeOf({ apiVersion: res.apiVersion, kind: res.kind });
+    if (type) {
+      this.#cacheFor(type);
+      const objects: ObjectRef[] = [{ type, namespace: res.namespace, name: res.name }];
+      for (const d of previousDependencies(b)) {
+        const dtype = this.#opts.templates.typeOf(d);
+        if (dtype) {
+          this.#cacheFor(dtype);
+          objects.push({ type: dtype, namespace: d.namespace, name: d.name });
+        }
+      }
+      const clusters = new Set(this.#opts.members.registry.list().map((c) => c.metadata.name ?? ''));
+      const req: DeletionRequest = { owner: ownerOf(b), objects, clusters, event: () => {} };
+      const since = Date.parse(b.metadata.deletionTimestamp ?? '') || Date.now();
+      const abandonUnready = Date.now() - since > this.#opts.deletionTimeoutMs;
+      const out = b.spec.preserveResourcesOnDeletion
+        ? await this.#dispatcher.release(req, abandonUnready)
+        : await this.#dispatcher.remove(req, { abandonUnready, deferUnready: false });
+      if (out.errors.length > 0) return retry(new Error(out.errors.join('; ')));
+      if (out.remaining.length > 0 || out.waiting.length > 0) return requeueAfter(2_000);
+      if (!b.spec.preserveResourcesOnDeletion) {
+        const left = await this.#dispatcher.verifyRemoved(req, new Set(out.abandoned));
+        if (left.length > 0) return requeueAfter(2_000);
+      }
+      if (out.abandoned.length > 0) {
+        this.#log.warn(
+          { binding: bindingKey(b), clusters: out.abandoned },
+          'gave up on unreachable members; copies may remain',
+        );
+      }
+    }
+    const w = await removeFinalizer(this.#opts.host, bindingTypeOf(b), b, finalizer);
+    return w.done ? ok() : w.result;
+  }
+
+  #event(obj: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string): void {
+    void this.#opts.events.record(obj, type, reason, message).catch((e: unknown) => {
+      this.#log.debug({ err: errorMessage(e) }, 'event not recorded');
+    });
+  }
+}
+
+function ownerOf(b: BindingObject): WorkOwner {
+  return {
+    source: POLICY_SOURCE,
+    kind: bindingTypeOf(b).kind,
+    namespace: b.metadata.namespace,
+    name: b.metadata.name ?? '',
+    uid: b.metadata.uid ?? '',
+  };
+}
+
+/** The binding a member copy belongs to, from its owner annotation (`policy:<Kind>:<ns>/<name>`). */
+export function ownerBindingKey(o: KubeObject): string | undefined {
+  const id = o.metadata.annotations?.[OWNER_ANNOTATION];
+  if (!id?.startsWith(`${POLICY_SOURCE}:`)) return undefined;
+  const rest = id.slice(POLICY_SOURCE.length + 1);
+  const colon = rest.indexOf(':');
+  return colon < 0 ? undefined : rest.slice(colon + 1);
+}
+
+function previousDependencies(b: BindingObject): DependencyRef[] {
+  const raw = b.metadata.annotations?.[DEPENDENCIES_ANNOTATION];
+  if (!raw) return [];
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    return Array.isArray(parsed)
+      ? (parsed as DependencyRef[]).filter((d) => typeof d?.name === 'string')
+      : [];
+  } catch {
+    return [];
+  }
+}
+
+function depKey(kind: TemplateKind, obj: { metadata: { namespace?: string; name?: string } }): string {
+  return `${kindKey(kind)}|${obj.metadata.namespace ?? ''}|${obj.metadata.name ?? ''}`;
+}
+
+function sameRef(a: ObjectRef, b: ObjectRef): boolean {
+  return (
+    a.type.group === b.type.group &&
+    a.type.plural === b.type.plural &&
+    a.namespace === b.namespace &&
+    a.name === b.name
+  );
+}
+
+function sameDep(a: DependencyRef, b: DependencyRef): boolean {
+  return a.kind === b.kind && a.namespace === b.namespace && a.name === b.name;
+}
+
+/** Override errors as the member status Karmada would report (the Work could not be built). */
+function renderMember(build: () => { object: KubeObject }): { object: KubeObject; warnings: [] } {
+  try {
+    return { object: build().object, warnings: [] };
+  } catch (e) {
+    if (e instanceof OverrideError) throw new RenderError(APPLY_OVERRIDE_FAILED, e.message);
+    throw e;
+  }
+}
+
+/** Per scheduled cluster: applied or why not, health and the member's status (Karmada's aggregatedStatus). */
+function statusItems(
+  b: BindingObject,
+  outcome: Awaited<ReturnType<Dispatcher['apply']>>,
+  template: KubeObject,
+): AggregatedStatusItem[] {
+  const kind = template.kind ?? '';
+  return (b.spec.clusters ?? [])
+    .map((target) => {
+      const co = outcome.clusters.get(target.name);
+      const o = co?.objects.find((x) => x.ref.name === template.metadata.name && x.ref.type.kind === kind);
+      const applied = co?.status === undefined && o?.status === '';
+      const why = co?.status
+        ? `${co.status}${co.message ? `: ${co.message}` : ''}`
+        : o?.status
+          ? `${o.status}${o.message ? `: ${o.message}` : ''}`
+          : undefined;
+      const member = o?.object;
+      const item: AggregatedStatusItem = {
+        clusterName: target.name,
+        applied,
+        ...(why && !applied ? { appliedMessage: why } : {}),
+        health: member && applied ? memberHealth(kind, member) : 'Unknown',
+      };
+      const reflected = member && applied ? reflectStatus(kind, member) : undefined;
+      if (reflected) item.status = reflected;
+      return item;
+    })
+    .sort((x, y) => x.clusterName.localeCompare(y.clusterName));
+}
+
+function dispatchingCondition(b: BindingObject) {
+  const suspended = b.spec.suspension?.dispatching === true;
+  return suspended
+    ? { type: 'Dispatching', status: 'False', reason: 'SuspendDispatching', message: SUSPENDED_MESSAGE }
+    : {
+        type: 'Dispatching',
+        status: 'True',
+        reason: 'Dispatching',
+        message: 'Binding is being dispatched to member clusters',
+      };
+}
+
+function setCondition(
+  conditions: Array<{
+    type: string;
+    status: string;
+    reason: string;
+    message: string;
+    lastTransitionTime: string;
+  }>,
+  now: string,
+  c: { type: string; status: string; reason: string; message: string },
+): void {
+  const i = conditions.findIndex((x) => x.type === c.type);
+  const old = i >= 0 ? conditions[i] : undefined;
+  const next = { ...c, lastTransitionTime: old && old.status === c.status ? old.lastTransitionTime : now };
+  if (i >= 0) conditions[i] = next;
+  else conditions.push(next);
+}

@@ -1,0 +1,77 @@
+// ResourceBindings and ClusterResourceBindings, cached once and shared by the detector, the scheduler and
+// the binding controller. Both kinds live in one keyspace: `ns/name` is a ResourceBinding, `name` a
+// ClusterResourceBinding (keys.ts).
+
+import { CRB_KIND, CRB_PLURAL, GROUP, RB_KIND, RB_PLURAL, VERSION } from '../../api/work/v1alpha2/index.ts';
+import type { ResourceType } from '../../kube/client/index.ts';
+import type { EventHandlers } from '../../runtime/informer/index.ts';
+import type { SharedInformerReader, SharedInformers } from '../../runtime/informer/shared-informers.ts';
+import type { BindingObject } from './binding-spec.ts';
+import { bindingKey, parseBindingKey } from './keys.ts';
+
+export const BindingTypes = {
+  ResourceBinding: { group: GROUP, version: VERSION, plural: RB_PLURAL, namespaced: true, kind: RB_KIND },
+  ClusterResourceBinding: {
+    group: GROUP,
+    version: VERSION,
+    plural: CRB_PLURAL,
+    namespaced: false,
+    kind: CRB_KIND,
+  },
+} as const satisfies Record<string, ResourceType & { kind: string }>;
+
+export function bindingTypeOf(b: { metadata: { namespace?: string } }): ResourceType & { kind: string } {
+  return b.metadata.namespace ? BindingTypes.ResourceBinding : BindingTypes.ClusterResourceBinding;
+}
+
+export type BindingListener = (key: string, b: BindingObject, change: 'add' | 'update' | 'delete') => void;
+
+export class Bindings {
+  readonly #rb: SharedInformerReader<BindingObject>;
+  readonly #crb: SharedInformerReader<BindingObject>;
+  readonly #listeners = new Set<BindingListener>();
+
+  constructor(informers: SharedInformers, namespace?: string) {
+    const handlers: EventHandlers<BindingObject> = {
+      onAdd: (b) => this.#tell(b, 'add'),
+      onUpdate: (_, b) => this.#tell(b, 'update'),
+      onDelete: (b) => this.#tell(b, 'delete'),
+    };
+    this.#rb = informers.open({ type: BindingTypes.ResourceBinding, namespace }, handlers);
+    this.#crb = informers.open({ type: BindingTypes.ClusterResourceBinding }, handlers);
+  }
+
+  #tell(b: BindingObject, change: 'add' | 'update' | 'delete'): void {
+    for (const l of this.#listeners) l(bindingKey(b), b, change);
+  }
+
+  addListener(l: BindingListener): () => void {
+    this.#listeners.add(l);
+    return () => this.#listeners.delete(l);
+  }
+
+  get(key: string): BindingObject | undefined {
+    const k = parseBindingKey(key);
+    return k.namespace ? this.#rb.store.get(key) : this.#crb.store.get(k.name);
+  }
+
+  list(): BindingObject[] {
+    return [...this.#rb.store.list(), ...this.#crb.store.list()];
+  }
+
+  keys(): string[] {
+    return this.list().map(bindingKey);
+  }
+
+  hasSynced(): boolean {
+    return this.#rb.hasSynced() && this.#crb.hasSynced();
+  }
+
+  async waitForSync(): Promise<void> {
+    await Promise.all([this.#rb.waitForSync(), this.#crb.waitForSync()]);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.#rb.close(), this.#crb.close()]);
+  }
+}

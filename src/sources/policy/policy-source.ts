@@ -1,0 +1,129 @@
+// The policy source: native resources placed by Karmada's PropagationPolicy / ClusterPropagationPolicy and
+// shaped by OverridePolicy / ClusterOverridePolicy, on the same engine as Federated<Kind>. Four controllers,
+// one concern each, as in Karmada: the detector claims templates and writes bindings, the scheduler chooses
+// clusters, the binding controller applies through the engine and writes status back, and the policy
+// controller handles policy identity, deletion and status. They share one cache of each host kind.
+
+import type { KubeClient } from '../../kube/client/index.ts';
+import type { Members } from '../../members/members.ts';
+import type { CacheSource } from '../../runtime/controller.ts';
+import { EventRecorder } from '../../runtime/events.ts';
+import { SharedInformers } from '../../runtime/informer/shared-informers.ts';
+import { type Logger, silentLogger } from '../../runtime/logger.ts';
+import type { Runnable } from '../../runtime/manager.ts';
+import { BindingController } from './binding-controller.ts';
+import { Bindings } from './bindings.ts';
+import { Detector } from './detector.ts';
+import { NamespaceController } from './namespace-controller.ts';
+import { Policies } from './policies.ts';
+import { PolicyController } from './policy-controller.ts';
+import { Scheduler } from './scheduler.ts';
+import { Templates } from './templates.ts';
+
+export interface PolicySourceOptions {
+  host: KubeClient;
+  members: Members;
+  /** The KubeFed namespace: never a source of templates. */
+  namespace: string;
+  /** See BindingControllerOptions.deletionTimeoutMs. */
+  deletionTimeoutMs: number;
+  logger?: Logger;
+  memberEventDelayMs?: number;
+}
+
+export const POLICY_SOURCE_COMPONENT = 'kubefed-policy-controller';
+
+export class PolicySource implements Runnable {
+  readonly name = 'policy-source';
+  readonly leaderOnly = true;
+  readonly #opts: PolicySourceOptions;
+  readonly #log: Logger;
+
+  constructor(opts: PolicySourceOptions) {
+    this.#opts = opts;
+    this.#log = (opts.logger ?? silentLogger).child({ source: 'policy' });
+  }
+
+  async run(signal: AbortSignal): Promise<void> {
+    const { members } = this.#opts;
+    // Own clients, like each sync controller: the source's writes do not queue behind the others'.
+    const host = this.#opts.host.fork();
+    const eventClient = this.#opts.host.fork();
+    const events = new EventRecorder(eventClient, POLICY_SOURCE_COMPONENT, this.#log);
+    const informers = new SharedInformers(this.#opts.host, this.#log);
+    const policies = new Policies(informers);
+    const bindings = new Bindings(informers);
+    const templates = new Templates({ host: this.#opts.host, informers, logger: this.#log });
+    const hostCaches: CacheSource = {
+      start: () => {},
+      waitForSync: () => Promise.all([policies.waitForSync(), bindings.waitForSync()]).then(() => undefined),
+      hasSynced: () => policies.hasSynced() && bindings.hasSynced(),
+      stop: async () => {},
+    };
+    const detector = new Detector({
+      host,
+      templates,
+      policies,
+      bindings,
+      events,
+      skippedNamespaces: [this.#opts.namespace],
+      logger: this.#log,
+    });
+    const policyController = new PolicyController({
+      host,
+      templates,
+      policies,
+      bindings,
+      reexamine: (key) => detector.controller.enqueue(key),
+      clusterNames: () => members.registry.list().map((c) => c.metadata.name ?? ''),
+      logger: this.#log,
+    });
+    const scheduler = new Scheduler({
+      host,
+      bindings,
+      registry: members.registry,
+      events,
+      logger: this.#log,
+    });
+    const binder = new BindingController({
+      host,
+      members,
+      templates,
+      policies,
+      bindings,
+      events,
+      deletionTimeoutMs: this.#opts.deletionTimeoutMs,
+      logger: this.#log,
+      memberEventDelayMs: this.#opts.memberEventDelayMs,
+    });
+    const namespaces = new NamespaceController({ members, bindings, logger: this.#log });
+    // Watch exactly the kinds the policies select, from the first sync on and after every policy change.
+    let wanting = false;
+    const wantSelected = () => {
+      if (wanting) return;
+      wanting = true;
+      queueMicrotask(() => {
+        wanting = false;
+        void templates.want(policies.selectedKinds());
+      });
+    };
+    const unsubscribe = policies.addListener((kind) => {
+      if (kind === 'PropagationPolicy' || kind === 'ClusterPropagationPolicy') wantSelected();
+    });
+    const unsubscribeClusters = members.registry.addListener({
+      onClusterChange: () => policyController.enqueueAll(1_000),
+    });
+    const controllers = [detector, policyController, scheduler, binder, namespaces];
+    for (const c of controllers) c.controller.cache(hostCaches);
+    detector.controller.beforeWorkers(() => templates.want(policies.selectedKinds()));
+    try {
+      await Promise.all(controllers.map((c) => c.controller.run(signal)));
+    } finally {
+      unsubscribe();
+      unsubscribeClusters();
+      await templates.stop();
+      await Promise.all([policies.close(), bindings.close()]);
+      await Promise.all([host.close(), eventClient.close()]);
+    }
+  }
+}

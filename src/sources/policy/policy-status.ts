@@ -1,0 +1,116 @@
+// The conditions of a propagation policy's status (a kubefed-ts addition): pure, from what the controller
+// knows about the policy's selectors, the templates it claims and the registered clusters.
+
+import type { MetaCondition, PropagationSpec } from '../../api/policy/v1alpha1/index.ts';
+import { compileLabelSelector } from '../../propagation/label-selector.ts';
+
+export const PolicyCondition = { Ready: 'Ready', ClustersKnown: 'ClustersKnown' } as const;
+export const PolicyReason = {
+  Claimed: 'Claimed',
+  NoMatchingResources: 'NoMatchingResources',
+  InvalidSelector: 'InvalidSelector',
+  KindNotServed: 'KindNotServed',
+  AllClustersKnown: 'AllClustersKnown',
+  UnknownClusters: 'UnknownClusters',
+} as const;
+
+export interface PolicyConditionsInput {
+  spec: PropagationSpec | undefined;
+  generation: number;
+  claimed: number;
+  /** Why selected kinds are not watched (not served by the federation API server). */
+  unresolvedKinds: readonly string[];
+  knownClusters: readonly string[];
+  previous: readonly MetaCondition[];
+  now: string;
+}
+
+export function policyConditions(input: PolicyConditionsInput): MetaCondition[] {
+  const ready = readyCondition(input);
+  const unknown = namedClusters(input.spec).filter((c) => !input.knownClusters.includes(c));
+  const known: Omit<MetaCondition, 'lastTransitionTime'> =
+    unknown.length === 0
+      ? {
+          type: PolicyCondition.ClustersKnown,
+          status: 'True',
+          reason: PolicyReason.AllClustersKnown,
+          message: 'Every cluster the placement names is registered',
+        }
+      : {
+          type: PolicyCondition.ClustersKnown,
+          status: 'False',
+          reason: PolicyReason.UnknownClusters,
+          message: `The placement names clusters that are not registered: ${unknown.join(', ')}`,
+        };
+  return [ready, known].map((c) =>
+    stamp({ ...c, observedGeneration: input.generation }, input.previous, input.now),
+  );
+}
+
+function readyCondition(input: PolicyConditionsInput): Omit<MetaCondition, 'lastTransitionTime'> {
+  const type = PolicyCondition.Ready;
+  const invalid = invalidSelectors(input.spec);
+  if (invalid.length > 0)
+    return { type, status: 'False', reason: PolicyReason.InvalidSelector, message: invalid.join('; ') };
+  if (input.unresolvedKinds.length > 0)
+    return {
+      type,
+      status: 'False',
+      reason: PolicyReason.KindNotServed,
+      message: input.unresolvedKinds.join('; '),
+    };
+  if (input.claimed === 0)
+    return {
+      type,
+      status: 'False',
+      reason: PolicyReason.NoMatchingResources,
+      message: 'No resource template is selected by this policy and not claimed by a higher-priority one',
+    };
+  return {
+    type,
+    status: 'True',
+    reason: PolicyReason.Claimed,
+    message: `Claims ${input.claimed} resource template${input.claimed === 1 ? '' : 's'}`,
+  };
+}
+
+/** Label selectors that do not compile, as "resourceSelectors[0].labelSelector: why". */
+function invalidSelectors(spec: PropagationSpec | undefined): string[] {
+  const out: string[] = [];
+  const check = (path: string, sel: unknown) => {
+    if (sel === undefined || sel === null) return;
+    try {
+      compileLabelSelector(sel as Parameters<typeof compileLabelSelector>[0]);
+    } catch (e) {
+      out.push(`${path}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  };
+  for (const [i, s] of (spec?.resourceSelectors ?? []).entries()) {
+    check(`resourceSelectors[${i}].labelSelector`, s?.labelSelector);
+  }
+  check('placement.clusterAffinity.labelSelector', spec?.placement?.clusterAffinity?.labelSelector);
+  for (const [i, a] of (spec?.placement?.clusterAffinities ?? []).entries()) {
+    check(`placement.clusterAffinities[${i}].labelSelector`, a?.labelSelector);
+  }
+  return out;
+}
+
+function namedClusters(spec: PropagationSpec | undefined): string[] {
+  const p = spec?.placement;
+  const names = new Set<string>();
+  for (const n of p?.clusterAffinity?.clusterNames ?? []) names.add(n);
+  for (const a of p?.clusterAffinities ?? []) for (const n of a.clusterNames ?? []) names.add(n);
+  for (const w of p?.replicaScheduling?.weightPreference?.staticWeightList ?? [])
+    for (const n of w.targetCluster?.clusterNames ?? []) names.add(n);
+  return [...names].sort();
+}
+
+/** lastTransitionTime kept while the status stays the same (metav1 SetStatusCondition). */
+function stamp(
+  c: Omit<MetaCondition, 'lastTransitionTime'>,
+  previous: readonly MetaCondition[],
+  now: string,
+): MetaCondition {
+  const old = previous.find((p) => p.type === c.type);
+  return { ...c, lastTransitionTime: old && old.status === c.status ? old.lastTransitionTime : now };
+}

@@ -1,0 +1,146 @@
+// The scheduler (karmada pkg/scheduler/scheduler.go): writes each binding's chosen clusters and their
+// replicas into `spec.clusters`, and the Scheduled condition, from its placement and the registered
+// clusters. The decision is scheduling.ts's; this is only the shell around it.
+
+import {
+  BindingCondition,
+  BindingReason,
+  type ResourceBindingStatus,
+} from '../../api/work/v1alpha2/index.ts';
+import { isConflict, isNotFound, type KubeClient } from '../../kube/client/index.ts';
+import type { ClusterRegistry } from '../../members/cluster-registry.ts';
+import { jsonEqual } from '../../propagation/json.ts';
+import { Controller } from '../../runtime/controller.ts';
+import type { EventRecorder } from '../../runtime/events.ts';
+import { type Logger, silentLogger } from '../../runtime/logger.ts';
+import { ok, type ReconcileResult, requeueAfter, retry } from '../../runtime/reconcile.ts';
+import { statusWriteResult, writeStatusIfChanged } from '../../runtime/status.ts';
+import { typeMetaOf } from '../../runtime/type-meta.ts';
+import type { BindingObject } from './binding-spec.ts';
+import { type Bindings, bindingTypeOf } from './bindings.ts';
+import { policyClusterOf } from './clusters.ts';
+import { scheduleBinding } from './scheduling.ts';
+
+export const SCHEDULED_MESSAGE = 'Binding has been scheduled successfully.';
+
+export interface SchedulerOptions {
+  host: KubeClient;
+  bindings: Bindings;
+  registry: ClusterRegistry;
+  events: EventRecorder;
+  logger?: Logger;
+}
+
+export class Scheduler {
+  readonly #opts: SchedulerOptions;
+  readonly controller: Controller;
+
+  constructor(opts: SchedulerOptions) {
+    this.#opts = opts;
+    const log = (opts.logger ?? silentLogger).child({ controller: 'policy-scheduler' });
+    this.controller = new Controller({
+      name: 'policy-scheduler',
+      logger: log,
+      reconcile: (k) => this.reconcile(k),
+      workers: 2,
+    });
+    this.controller
+      .source((enqueue) =>
+        opts.bindings.addListener((key, _b, change) => {
+          if (change !== 'delete') enqueue(key);
+        }),
+      )
+      // A cluster joining, leaving, changing labels or readiness may change any placement.
+      .source((enqueue) =>
+        opts.registry.addListener({
+          onClusterChange: () => {
+            for (const key of opts.bindings.keys()) enqueue(key, 1_000);
+          },
+        }),
+      );
+  }
+
+  async reconcile(key: string): Promise<ReconcileResult> {
+    const b = this.#opts.bindings.get(key);
+    if (!b || b.metadata.deletionTimestamp) return ok();
+    if (b.spec.suspension?.scheduling) return ok();
+    const clusters = this.#opts.registry.list().map(policyClusterOf);
+    const result = scheduleBinding({
+      placement: b.spec.placement,
+      clusters,
+      replicas: b.spec.replicas ?? 0,
+      bindingUid: b.metadata.uid ?? '',
+      previous: b.spec.clusters,
+    });
+    try {
+      let binding: BindingObject = b;
+      let scheduledNow = false;
+      if (result.ok && !jsonEqual(result.clusters, b.spec.clusters ?? [])) {
+        binding = await this.#opts.host.update(bindingTypeOf(b), {
+          ...b,
+          spec: { ...b.spec, clusters: result.clusters },
+        });
+        scheduledNow = true;
+        this.#event(binding, 'Normal', 'ScheduleBindingSucceed', SCHEDULED_MESSAGE);
+      } else if (!result.ok) {
+        this.#event(b, 'Warning', 'ScheduleBindingFailed', result.message);
+      }
+      const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+      const w = await writeStatusIfChanged({
+        client: this.#opts.host,
+        type: bindingTypeOf(binding),
+        typeMeta: typeMetaOf(bindingTypeOf(binding), bindingTypeOf(binding).kind),
+        object: binding,
+        compute: (current) => {
+          const old: ResourceBindingStatus = current.status ?? {};
+          const condition = result.ok
+            ? {
+                type: BindingCondition.Scheduled,
+                status: 'True',
+                reason: BindingReason.Success,
+                message: SCHEDULED_MESSAGE,
+              }
+            : {
+                type: BindingCondition.Scheduled,
+                status: 'False',
+                reason: result.reason,
+                message: result.message,
+              };
+          const previous = old.conditions?.find((c) => c.type === BindingCondition.Scheduled);
+          const conditions = [
+            ...(old.conditions ?? []).filter((c) => c.type !== BindingCondition.Scheduled),
+            {
+              ...condition,
+              lastTransitionTime:
+                previous && previous.status === condition.status ? previous.lastTransitionTime : now,
+            },
+          ];
+          const status: ResourceBindingStatus = {
+            ...old,
+            schedulerObservedGeneration: current.metadata.generation,
+            conditions,
+            ...(scheduledNow || (!old.lastScheduledTime && result.ok) ? { lastScheduledTime: now } : {}),
+          };
+          if (result.ok && result.affinityName) status.schedulerObservingAffinityName = result.affinityName;
+          return { status, changed: !jsonEqual(status, old) };
+        },
+      });
+      return statusWriteResult(w);
+    } catch (e) {
+      if (isConflict(e)) return requeueAfter(500);
+      if (isNotFound(e)) return ok();
+      return retry(e);
+    }
+  }
+
+  #event(b: BindingObject, type: 'Normal' | 'Warning', reason: string, message: string): void {
+    void this.#opts.events
+      .record(
+        { ...b, apiVersion: 'work.karmada.io/v1alpha2', kind: bindingTypeOf(b).kind },
+        type,
+        reason,
+        message,
+      )
+      .catch(() => {});
+  }
+}
