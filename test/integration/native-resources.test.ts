@@ -427,10 +427,7 @@ describe('native resources placed by Karmada policies', () => {
       kind: 'OverridePolicy',
       metadata: { name: 'ov', namespace: NSA },
       spec: {
-        resourceSelectors: [
-          selector('Deployment', { name: 'ov' }),
-          selector('ConfigMap', { name: 'ov-conf' }),
-        ],
+        resourceSelectors: [selector('Deployment', { name: 'ov' })],
         overrideRules: [
           {
             targetCluster: { clusterNames: ['cluster1'] },
@@ -440,7 +437,6 @@ describe('native resources placed by Karmada policies', () => {
               argsOverrider: [{ containerName: 'app', operator: 'add', value: ['--b'] }],
               labelsOverrider: [{ operator: 'add', value: { cluster: 'one' } }],
               annotationsOverrider: [{ operator: 'add', value: { 'note/cluster': 'one' } }],
-              fieldOverrider: [
                 {
                   fieldPath: '/data/app.yaml',
                   yaml: [{ subPath: '/server/port', operator: 'replace', value: 8080 }],
@@ -453,6 +449,22 @@ describe('native resources placed by Karmada policies', () => {
                   value: 'debug',
                 },
               ],
+            },
+          },
+        ],
+      },
+    });
+    await host.create(PolicyTypes.OverridePolicy, {
+      apiVersion: 'policy.karmada.io/v1alpha1',
+      kind: 'OverridePolicy',
+      metadata: { name: 'ov-conf', namespace: NSA },
+      spec: {
+        resourceSelectors: [selector('ConfigMap', { name: 'ov-conf' })],
+        overrideRules: [
+          {
+            targetCluster: { clusterNames: ['cluster1'] },
+            overriders: {
+              fieldOverrider: [
             },
           },
         ],
