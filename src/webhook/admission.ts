@@ -27,7 +27,8 @@ import {
 } from './validation/overridepolicy.ts';
 import { propagationPolicyDenial } from './validation/propagationpolicy.ts';
 
-// The OverrideSpec validator of the override webhooks (Karmada's ValidateOverrideSpec rules).
+// The OverrideSpec validator of the override webhooks: a shape check until this line names Karmada's
+// ValidateOverrideSpec rules (validateOverrideSpec of src/sources/policy/overrides/validation.ts).
 const validateOverrideSpec: OverrideSpecValidator = overrideSpecShapeErrors;
 
 /** The URL paths the server answers; the first four are KubeFed's, the policy ones Karmada's. */
