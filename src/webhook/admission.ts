@@ -6,6 +6,9 @@
 import { GROUP as CORE_GROUP } from '../api/core/v1beta1/group.ts';
 import { type FieldError, formatFieldErrors } from '../api/field-errors.ts';
 import { GROUP as DNS_GROUP } from '../api/multiclusterdns/v1alpha1/group.ts';
+import { GROUP as POLICY_GROUP } from '../api/policy/v1alpha1/group.ts';
+import { COP_PLURAL, OP_PLURAL } from '../api/policy/v1alpha1/overridepolicy.ts';
+import { CPP_PLURAL, PP_PLURAL } from '../api/policy/v1alpha1/propagationpolicy.ts';
 import { GROUP as SCHEDULING_GROUP } from '../api/scheduling/v1alpha1/group.ts';
 import { isPlainObject, type JsonObject, jsonEqual } from '../propagation/json.ts';
 import {
@@ -13,17 +16,34 @@ import {
   kubeFedConfigDefaultingPatch,
   validateKubeFedConfigObject,
 } from './kubefedconfig.ts';
+import { propagationPolicyPatch } from './propagationpolicy.ts';
 import { validateFederatedObject } from './validation/federated-object.ts';
 import { validateFederatedTypeConfig } from './validation/federatedtypeconfig.ts';
 import { validateKubeFedCluster } from './validation/kubefedcluster.ts';
+import {
+  type OverrideSpecValidator,
+  overridePolicyHandler,
+  overrideSpecShapeErrors,
+} from './validation/overridepolicy.ts';
+import { propagationPolicyDenial } from './validation/propagationpolicy.ts';
 
-/** The URL paths the server answers; the first four are KubeFed's. */
+// The OverrideSpec validator of the override webhooks: a shape check until this line names Karmada's
+// ValidateOverrideSpec rules (validateOverrideSpec of src/sources/policy/overrides/validation.ts).
+const validateOverrideSpec: OverrideSpecValidator = overrideSpecShapeErrors;
+
+/** The URL paths the server answers; the first four are KubeFed's, the policy ones Karmada's. */
 export const WebhookPath = {
   ValidateFederatedTypeConfigs: '/validate-federatedtypeconfigs',
   ValidateKubeFedCluster: '/validate-kubefedcluster',
   ValidateKubeFedConfig: '/validate-kubefedconfig',
   DefaultKubeFedConfig: '/default-kubefedconfig',
   ValidateFederated: '/validate-federated',
+  MutatePropagationPolicy: '/mutate-propagationpolicy',
+  ValidatePropagationPolicy: '/validate-propagationpolicy',
+  MutateClusterPropagationPolicy: '/mutate-clusterpropagationpolicy',
+  ValidateClusterPropagationPolicy: '/validate-clusterpropagationpolicy',
+  ValidateOverridePolicy: '/validate-overridepolicy',
+  ValidateClusterOverridePolicy: '/validate-clusteroverridepolicy',
 } as const;
 export type WebhookPath = (typeof WebhookPath)[keyof typeof WebhookPath];
 
@@ -130,6 +150,49 @@ function describe(v: unknown): string {
   return `a ${typeof v}`;
 }
 
+/** CREATE or UPDATE of this policy.karmada.io resource itself (its status subresource is not examined). */
+const examinedPolicy = (req: AdmissionRequest, plural: string): boolean =>
+  isCreateOrUpdate(req) &&
+  req.resource.group === POLICY_GROUP &&
+  req.resource.resource === plural &&
+  req.subResource === '';
+
+/** Karmada's MutatingAdmission of a (Cluster)PropagationPolicy: defaults, and on CREATE id and finalizer. */
+function mutatePolicy(req: AdmissionRequest, plural: string, cluster: boolean): Decision {
+  if (!examinedPolicy(req, plural)) return ALLOW;
+  const obj = objectOf(req, 'object');
+  if (!obj) return notAnObject(req, 'object');
+  const patch = propagationPolicyPatch(obj, {
+    cluster,
+    operation: req.operation,
+    namespace: req.namespace,
+    oldObject: req.oldObject,
+  });
+  return patch.length > 0 ? { allowed: true, patch } : ALLOW;
+}
+
+/** Karmada's ValidatingAdmission of a (Cluster)PropagationPolicy; its denials are 403 Forbidden. */
+function validatePolicy(req: AdmissionRequest, plural: string, cluster: boolean): Decision {
+  if (!examinedPolicy(req, plural)) return ALLOW;
+  const obj = objectOf(req, 'object');
+  if (!obj) return notAnObject(req, 'object');
+  let old: JsonObject | undefined;
+  if (req.operation === 'UPDATE') {
+    old = objectOf(req, 'oldObject');
+    if (!old) return notAnObject(req, 'oldObject');
+    // A change of metadata other than the permanent id (a finalizer removed at deletion, a label added) of
+    // an object stored before the webhook: only the immutability rules apply.
+    if (specUnchanged(req, obj)) {
+      const denial = propagationPolicyDenial(obj, { cluster, namespace: req.namespace }, old, {
+        immutabilityOnly: true,
+      });
+      return denial ? { allowed: false, code: 403, reason: 'Forbidden', message: denial } : ALLOW;
+    }
+  }
+  const denial = propagationPolicyDenial(obj, { cluster, namespace: req.namespace }, old);
+  return denial ? { allowed: false, code: 403, reason: 'Forbidden', message: denial } : ALLOW;
+}
+
 /** API groups of KubeFed itself: their kinds named Federated* (FederatedTypeConfig...) are not Federated<Kind>s. */
 const KUBEFED_API_GROUPS: ReadonlySet<string> = new Set([CORE_GROUP, SCHEDULING_GROUP, DNS_GROUP]);
 
@@ -179,6 +242,12 @@ export const handlers: Readonly<Record<WebhookPath, AdmissionHandler>> = {
     });
     return decide(errors, warnings);
   },
+  [WebhookPath.MutatePropagationPolicy]: (req) => mutatePolicy(req, PP_PLURAL, false),
+  [WebhookPath.ValidatePropagationPolicy]: (req) => validatePolicy(req, PP_PLURAL, false),
+  [WebhookPath.MutateClusterPropagationPolicy]: (req) => mutatePolicy(req, CPP_PLURAL, true),
+  [WebhookPath.ValidateClusterPropagationPolicy]: (req) => validatePolicy(req, CPP_PLURAL, true),
+  [WebhookPath.ValidateOverridePolicy]: overridePolicyHandler(OP_PLURAL, validateOverrideSpec),
+  [WebhookPath.ValidateClusterOverridePolicy]: overridePolicyHandler(COP_PLURAL, validateOverrideSpec),
 };
 
 export function isWebhookPath(path: string): path is WebhookPath {

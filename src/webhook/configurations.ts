@@ -1,8 +1,12 @@
 // The ValidatingWebhookConfiguration and MutatingWebhookConfiguration that register the webhooks with
 // an apiserver, as KubeFed's Helm chart writes them (charts/.../templates/webhook.yaml), plus the
-// kubefed-ts webhook for Federated<Kind> objects.
+// kubefed-ts webhook for Federated<Kind> objects and Karmada's policy webhooks with the names, paths and
+// rules of Karmada's (artifacts/deploy/webhook-configuration.yaml).
 
 import { GROUP as CORE_GROUP, VERSION as CORE_VERSION } from '../api/core/v1beta1/group.ts';
+import { GROUP as POLICY_GROUP } from '../api/policy/v1alpha1/group.ts';
+import { COP_PLURAL, OP_PLURAL } from '../api/policy/v1alpha1/overridepolicy.ts';
+import { CPP_PLURAL, PP_PLURAL } from '../api/policy/v1alpha1/propagationpolicy.ts';
 import { FEDERATED_GROUP } from '../federation-types/group.ts';
 import type { LabelSelector } from '../propagation/label-selector.ts';
 import { WebhookPath } from './admission.ts';
@@ -16,6 +20,10 @@ export const WebhookName = {
   KubeFedClusters: 'kubefedclusters.core.kubefed.io',
   KubeFedConfigs: 'kubefedconfigs.core.kubefed.io',
   Federated: 'federated.types.kubefed.io',
+  PropagationPolicies: 'propagationpolicy.karmada.io',
+  ClusterPropagationPolicies: 'clusterpropagationpolicy.karmada.io',
+  OverridePolicies: 'overridepolicy.karmada.io',
+  ClusterOverridePolicies: 'clusteroverridepolicy.karmada.io',
 } as const;
 
 /** The Service of the Helm chart: `kubefed-admission-webhook`, port 443 → 8443. */
@@ -102,6 +110,58 @@ export function webhookConfigurations(opts: WebhookConfigurationOptions): Webhoo
     { operations, apiGroups: [CORE_GROUP], apiVersions: [CORE_VERSION], resources },
   ];
   const createUpdate = ['CREATE', 'UPDATE'];
+  const policy = (resource: string, scope: 'Namespaced' | 'Cluster'): Rule[] => [
+    { operations: createUpdate, apiGroups: [POLICY_GROUP], apiVersions: ['*'], resources: [resource], scope },
+  ];
+  // A Namespaced control plane owns no cluster-scoped policies: a namespaceSelector cannot keep other
+  // tenants' ClusterPropagationPolicies and ClusterOverridePolicies away from its webhook.
+  const clusterScoped = !opts.namespaceSelector;
+  const validatingPolicies: Webhook[] = [
+    webhook(
+      WebhookName.PropagationPolicies,
+      WebhookPath.ValidatePropagationPolicy,
+      policy(PP_PLURAL, 'Namespaced'),
+    ),
+    ...(clusterScoped
+      ? [
+          webhook(
+            WebhookName.ClusterPropagationPolicies,
+            WebhookPath.ValidateClusterPropagationPolicy,
+            policy(CPP_PLURAL, 'Cluster'),
+          ),
+        ]
+      : []),
+    webhook(
+      WebhookName.OverridePolicies,
+      WebhookPath.ValidateOverridePolicy,
+      policy(OP_PLURAL, 'Namespaced'),
+    ),
+    ...(clusterScoped
+      ? [
+          webhook(
+            WebhookName.ClusterOverridePolicies,
+            WebhookPath.ValidateClusterOverridePolicy,
+            policy(COP_PLURAL, 'Cluster'),
+          ),
+        ]
+      : []),
+  ];
+  const mutatingPolicies: Webhook[] = [
+    webhook(
+      WebhookName.PropagationPolicies,
+      WebhookPath.MutatePropagationPolicy,
+      policy(PP_PLURAL, 'Namespaced'),
+    ),
+    ...(clusterScoped
+      ? [
+          webhook(
+            WebhookName.ClusterPropagationPolicies,
+            WebhookPath.MutateClusterPropagationPolicy,
+            policy(CPP_PLURAL, 'Cluster'),
+          ),
+        ]
+      : []),
+  ];
   return {
     validating: {
       apiVersion: 'admissionregistration.k8s.io/v1',
@@ -135,6 +195,7 @@ export function webhookConfigurations(opts: WebhookConfigurationOptions): Webhoo
             scope: opts.namespaceSelector ? 'Namespaced' : '*',
           },
         ]),
+        ...validatingPolicies,
       ],
     },
     mutating: {
@@ -147,6 +208,7 @@ export function webhookConfigurations(opts: WebhookConfigurationOptions): Webhoo
           WebhookPath.DefaultKubeFedConfig,
           core(['CREATE'], ['kubefedconfigs']),
         ),
+        ...mutatingPolicies,
       ],
     },
   };

@@ -475,6 +475,10 @@ describe('charts/kubefed-ts rendered by helm template', () => {
         '/validate-kubefedcluster',
         '/validate-kubefedconfig',
         '/validate-federated',
+        '/validate-propagationpolicy',
+        '/validate-clusterpropagationpolicy',
+        '/validate-overridepolicy',
+        '/validate-clusteroverridepolicy',
       ],
     );
     assert.deepEqual(
@@ -482,7 +486,11 @@ describe('charts/kubefed-ts rendered by helm template', () => {
         w.name,
         w.clientConfig.service.path,
       ]),
-      [['kubefedconfigs.core.kubefed.io', '/default-kubefedconfig']],
+      [
+        ['kubefedconfigs.core.kubefed.io', '/default-kubefedconfig'],
+        ['propagationpolicy.karmada.io', '/mutate-propagationpolicy'],
+        ['clusterpropagationpolicy.karmada.io', '/mutate-clusterpropagationpolicy'],
+      ],
     );
   });
 
@@ -1281,7 +1289,8 @@ describe('charts/kubefed-ts on a real kube-apiserver', () => {
       (
         await host.get<Obj & { webhooks: WebhookObj[] }>(vwc, `validations.core.kubefed.io-${ns}`)
       ).webhooks.map((w) => w.clientConfig.caBundle);
-    assert.deepEqual(await caBundles(), Array(4).fill(secret.data['ca.crt']));
+    // KubeFed's four and, Namespaced, the PropagationPolicy and OverridePolicy webhooks.
+    assert.deepEqual(await caBundles(), Array(6).fill(secret.data['ca.crt']));
 
     // An upgrade, rendered against the live release (lookup works with --dry-run=server). Not applied:
     // Helm patches the FTCs and the KubeFedConfig on upgrade, which goes through the (fail-closed)

@@ -437,11 +437,6 @@ describe('native resources placed by Karmada policies', () => {
               argsOverrider: [{ containerName: 'app', operator: 'add', value: ['--b'] }],
               labelsOverrider: [{ operator: 'add', value: { cluster: 'one' } }],
               annotationsOverrider: [{ operator: 'add', value: { 'note/cluster': 'one' } }],
-                {
-                  fieldPath: '/data/app.yaml',
-                  yaml: [{ subPath: '/server/port', operator: 'replace', value: 8080 }],
-                },
-              ],
               plaintext: [
                 {
                   path: '/spec/template/spec/containers/[name=app]/env/[name=LOG]/value',
@@ -465,6 +460,11 @@ describe('native resources placed by Karmada policies', () => {
             targetCluster: { clusterNames: ['cluster1'] },
             overriders: {
               fieldOverrider: [
+                {
+                  fieldPath: '/data/app.yaml',
+                  yaml: [{ subPath: '/server/port', operator: 'replace', value: 8080 }],
+                },
+              ],
             },
           },
         ],

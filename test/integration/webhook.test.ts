@@ -383,6 +383,60 @@ describe('admission webhooks registered in a real kube-apiserver', () => {
     });
   });
 
+  test('PropagationPolicy: empty selectors and a bad label selector are denied; a created one gets its id and finalizer, the id is immutable', async () => {
+    const policy = (name: string, resourceSelectors: object[]) => ({
+      apiVersion: 'policy.karmada.io/v1alpha1',
+      kind: 'PropagationPolicy',
+      metadata: { name, namespace: APP_NS },
+      spec: { resourceSelectors, placement: { clusterAffinity: { clusterNames: ['member1'] } } },
+    });
+    // "empty is not allowed and doesn't mean match all": the CRD's minItems refuses it before any webhook.
+    const empty = await apply(policy('empty', []));
+    assert.notEqual(empty.code, 0);
+    assert.match(empty.stderr, /spec\.resourceSelectors: Invalid value: .*should have at least 1 items/);
+    assertDenied(
+      await apply(
+        policy('bad-selector', [
+          {
+            apiVersion: 'apps/v1',
+            kind: 'Deployment',
+            labelSelector: { matchExpressions: [{ key: 'app', operator: 'In' }] },
+          },
+        ]),
+      ),
+      'propagationpolicy.karmada.io',
+      "spec.resourceSelectors[0].labelSelector.matchExpressions[0].values: Required value: must be specified when `operator` is 'In' or 'NotIn'",
+    );
+
+    assertAccepted(await apply(policy('web', [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }])));
+    const got = await kubectl(['get', 'propagationpolicy', 'web', '-n', APP_NS, '-o', 'json']);
+    assertAccepted(got);
+    const stored = JSON.parse(got.stdout) as {
+      metadata: { labels?: Record<string, string>; finalizers?: string[] };
+      spec: { resourceSelectors: Array<{ namespace?: string }> };
+    };
+    const id = stored.metadata.labels?.['propagationpolicy.karmada.io/permanent-id'] ?? '';
+    assert.match(id, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    assert.deepEqual(stored.metadata.finalizers, ['karmada.io/propagation-policy-controller']);
+    assert.equal(stored.spec.resourceSelectors[0]?.namespace, APP_NS);
+
+    assertDenied(
+      await kubectl([
+        'label',
+        'propagationpolicy',
+        'web',
+        '-n',
+        APP_NS,
+        '--overwrite',
+        'propagationpolicy.karmada.io/permanent-id=mine',
+      ]),
+      'propagationpolicy.karmada.io',
+      'label propagationpolicy.karmada.io/permanent-id is immutable, it can only be set by the system during creation',
+    );
+    // Other labels are the user's.
+    assertAccepted(await kubectl(['label', 'propagationpolicy', 'web', '-n', APP_NS, 'team=a']));
+  });
+
   test('a replaced serving certificate is served without a restart, and the apiserver keeps working with it', async () => {
     const next = generateWebhookCertificates({ dnsNames: ['localhost'], ipAddresses: ['127.0.0.1'] });
     writeServingCert(certDir, next);

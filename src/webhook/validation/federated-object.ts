@@ -159,7 +159,7 @@ function placementErrors(value: unknown): FieldError[] {
 }
 
 /** metav1validation.ValidateLabelSelector, paths and messages included. */
-function labelSelectorErrors(sel: JsonObject, path: string): FieldError[] {
+export function labelSelectorErrors(sel: JsonObject, path: string): FieldError[] {
   const errs: FieldError[] = [];
   const labelsPath = `${path}.matchLabels`;
   const matchLabels = objectAt(errs, labelsPath, sel['matchLabels']);

@@ -28,6 +28,46 @@ describe('webhookConfigurations', () => {
         ],
         ['kubefedconfigs.core.kubefed.io', '/validate-kubefedconfig', ['kubefedconfigs']],
         ['federated.types.kubefed.io', '/validate-federated', ['*']],
+        ['propagationpolicy.karmada.io', '/validate-propagationpolicy', ['propagationpolicies']],
+        [
+          'clusterpropagationpolicy.karmada.io',
+          '/validate-clusterpropagationpolicy',
+          ['clusterpropagationpolicies'],
+        ],
+        ['overridepolicy.karmada.io', '/validate-overridepolicy', ['overridepolicies']],
+        ['clusteroverridepolicy.karmada.io', '/validate-clusteroverridepolicy', ['clusteroverridepolicies']],
+      ],
+    );
+    // Karmada's names, paths and rules (artifacts/deploy/webhook-configuration.yaml).
+    assert.deepEqual(
+      mutating.webhooks.slice(1).map((w) => [w.name, w.clientConfig.service?.path, w.rules]),
+      [
+        [
+          'propagationpolicy.karmada.io',
+          '/mutate-propagationpolicy',
+          [
+            {
+              operations: ['CREATE', 'UPDATE'],
+              apiGroups: ['policy.karmada.io'],
+              apiVersions: ['*'],
+              resources: ['propagationpolicies'],
+              scope: 'Namespaced',
+            },
+          ],
+        ],
+        [
+          'clusterpropagationpolicy.karmada.io',
+          '/mutate-clusterpropagationpolicy',
+          [
+            {
+              operations: ['CREATE', 'UPDATE'],
+              apiGroups: ['policy.karmada.io'],
+              apiVersions: ['*'],
+              resources: ['clusterpropagationpolicies'],
+              scope: 'Cluster',
+            },
+          ],
+        ],
       ],
     );
     assert.deepEqual(mutating.webhooks[0], {
@@ -81,6 +121,13 @@ describe('webhookConfigurations', () => {
     assert.deepEqual(validating.webhooks[3]?.rules[0]?.apiGroups, ['federation.example.com']);
     // A namespaceSelector cannot exclude cluster-scoped objects: those are left out by the rule's scope.
     assert.equal(validating.webhooks[3]?.rules[0]?.scope, 'Namespaced');
+    // A Namespaced control plane owns no cluster-scoped policies, so it registers no webhook for them.
+    for (const w of [...validating.webhooks, ...mutating.webhooks])
+      for (const r of w.rules) assert.notEqual(r.scope, 'Cluster', w.name);
+    assert.deepEqual(
+      validating.webhooks.slice(4).map((w) => w.name),
+      ['propagationpolicy.karmada.io', 'overridepolicy.karmada.io'],
+    );
     assert.equal(
       webhookConfigurations({ caBundle: '', url: 'https://x' }).validating.webhooks[3]?.rules[0]?.scope,
       '*',
