@@ -91,9 +91,10 @@ export function selectPolicy(
 ): CandidatePolicy | undefined {
   const namespace = template.metadata.namespace ?? '';
   if (namespace !== '') {
+    // The caller passes the namespace's PropagationPolicies; one known to live elsewhere never applies.
     const pp = bestOf(
       template,
-      pps.filter((p) => (p.namespace ?? '') === namespace),
+      pps.filter((p) => p.namespace === undefined || p.namespace === namespace),
     );
     if (pp) return pp;
   }

@@ -18,7 +18,7 @@ export class OverrideError extends Error {
   override name = 'OverrideError';
   /** The failing policy, e.g. "OverridePolicy apps/web" or "ClusterOverridePolicy web". */
   readonly policy: string;
-  /** Where in the policy, e.g. "overrideRules[0].overriders.plaintext". */
+  /** Where in the policy, e.g. "spec.overrideRules[0].overriders.plaintext". */
   readonly location: string;
   readonly reason: string;
   constructor(policy: string, location: string, reason: string) {
@@ -43,7 +43,7 @@ interface IndexedRule {
 /** overrideRules, or the deprecated single targetCluster/overriders rule when there are none. */
 function rulesOf(p: NamedOverridePolicy): IndexedRule[] {
   const rules = p.spec.overrideRules ?? [];
-  if (rules.length > 0) return rules.map((rule, i) => ({ at: `overrideRules[${i}]`, rule }));
+  if (rules.length > 0) return rules.map((rule, i) => ({ at: `spec.overrideRules[${i}]`, rule }));
   const rule: RuleWithCluster = { overriders: p.spec.overriders ?? {} };
   if (p.spec.targetCluster) rule.targetCluster = p.spec.targetCluster;
   return [{ at: 'spec', rule }];

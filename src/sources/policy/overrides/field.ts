@@ -4,13 +4,14 @@
 // sigs.k8s.io/yaml's style (JSONToYAML: go-yaml v2, keys sorted, sequences not indented). With neither list
 // set Karmada writes back an empty string, and so does this.
 
-import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
+import { parse as parseYaml } from 'yaml';
 import type { FieldOverrider, YamlJsonPatch } from '../../../api/policy/v1alpha1/index.ts';
 import { goQuote, isPlainObject, type JsonObject, setOwn } from '../../../propagation/json.ts';
 import { decodePointerToken } from '../../../propagation/json-patch.ts';
 import { resolveListKeys } from './key-path.ts';
 import type { PatchOperation } from './patch.ts';
 import { applyOperations } from './plaintext.ts';
+import { stringifyYamlV2 } from './yaml-v2.ts';
 
 export class FieldOverrideError extends Error {
   override name = 'FieldOverrideError';
@@ -69,8 +70,11 @@ function patchJson(text: string, patches: readonly YamlJsonPatch[]): string {
   } catch (err) {
     throw new FieldOverrideError(`invalid JSON: ${(err as Error).message}`);
   }
-  if (!isPlainObject(doc) && !Array.isArray(doc))
-    throw new FieldOverrideError(`json: cannot unmarshal ${typeof doc} into a JSON patch document`);
+  // json-patch/v5 takes a document for an array only when its first byte is `[`.
+  if (!isPlainObject(doc) && !(Array.isArray(doc) && text.startsWith('[')))
+    throw new FieldOverrideError(
+      `json: cannot unmarshal ${Array.isArray(doc) ? 'array' : typeof doc} into a JSON patch document`,
+    );
   return compactJson(applyOperations(doc, operations(patches)));
 }
 
@@ -94,13 +98,7 @@ function patchYaml(text: string, patches: readonly YamlJsonPatch[]): string {
   if (!isPlainObject(doc) && !Array.isArray(doc))
     throw new FieldOverrideError('the YAML field must hold a mapping or a sequence to be patched');
   const patched = applyOperations(doc, operations(patches));
-  return stringifyYaml(patched, {
-    version: '1.1',
-    indentSeq: false,
-    sortMapEntries: true,
-    lineWidth: 80,
-    minContentWidth: 0,
-  });
+  return stringifyYamlV2(patched);
 }
 
 /** Rewrites the string field a fieldOverrider points at. Changes `obj` in place: pass a copy. */

@@ -153,6 +153,11 @@ describe('selectPolicy: Karmada getHighestPriorityPropagationPolicy and PP befor
     assert.equal(selectPolicy(t, [elsewhere], []), undefined);
   });
 
+  test('a PropagationPolicy given without namespace is taken as the template namespace one', () => {
+    const { namespace: _, ...unnamespaced } = pp('p', [sel()]);
+    assert.equal(selectPolicy(t, [unnamespaced], [])?.name, 'p');
+  });
+
   test('a cluster-scoped template only looks at ClusterPropagationPolicies', () => {
     const ns: KubeObject = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team' } };
     const ppForNs = policy('PropagationPolicy', 'p', [{ apiVersion: 'v1', kind: 'Namespace' }], {

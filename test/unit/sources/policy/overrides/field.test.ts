@@ -60,6 +60,20 @@ describe('fieldOverrider', () => {
     assert.deepEqual(obj.data, { a: '', b: '' });
   });
 
+  test('a JSON array is patched only when the field starts with "[" (json-patch/v5); multi-document YAML fails', () => {
+    const obj = configMap({ a: '[1,2]', b: ' [1,2]', y: 'a: 1\n---\nb: 2\n' });
+    applyFieldOverrider(obj, { fieldPath: '/data/a', json: [{ subPath: '/0', operator: 'remove' }] });
+    assert.equal(obj.data['a'], '[2]');
+    assert.throws(
+      () => applyFieldOverrider(obj, { fieldPath: '/data/b', json: [{ subPath: '/0', operator: 'remove' }] }),
+      /cannot unmarshal array/,
+    );
+    assert.throws(
+      () => applyFieldOverrider(obj, { fieldPath: '/data/y', yaml: [{ subPath: '/a', operator: 'remove' }] }),
+      /multiple documents/,
+    );
+  });
+
   test('a keyed fieldPath (kubefed-ts)', () => {
     const obj = {
       kind: 'Deployment',

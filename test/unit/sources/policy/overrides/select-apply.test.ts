@@ -215,7 +215,7 @@ describe('applyOverrides', () => {
         e instanceof OverrideError &&
         e.policy === 'OverridePolicy apps/web' &&
         e.message ===
-          'OverridePolicy apps/web: overrideRules[0].overriders.plaintext: replace operation does not apply: doc is missing key: /spec/nope: missing value',
+          'OverridePolicy apps/web: spec.overrideRules[0].overriders.plaintext: replace operation does not apply: doc is missing key: /spec/nope: missing value',
     );
     const noKind = op('k', {
       overrideRules: [{ overriders: { plaintext: [{ path: '/kind', operator: 'remove' }] } }],
