@@ -11,6 +11,7 @@ import { COP_PLURAL, OP_PLURAL } from '../api/policy/v1alpha1/overridepolicy.ts'
 import { CPP_PLURAL, PP_PLURAL } from '../api/policy/v1alpha1/propagationpolicy.ts';
 import { GROUP as SCHEDULING_GROUP } from '../api/scheduling/v1alpha1/group.ts';
 import { isPlainObject, type JsonObject, jsonEqual } from '../propagation/json.ts';
+import { validateOverrideSpec as validateOverrideSpecRules } from '../sources/policy/overrides/validation.ts';
 import {
   type JsonPatchOperation,
   kubeFedConfigDefaultingPatch,
@@ -20,16 +21,11 @@ import { propagationPolicyPatch } from './propagationpolicy.ts';
 import { validateFederatedObject } from './validation/federated-object.ts';
 import { validateFederatedTypeConfig } from './validation/federatedtypeconfig.ts';
 import { validateKubeFedCluster } from './validation/kubefedcluster.ts';
-import {
-  type OverrideSpecValidator,
-  overridePolicyHandler,
-  overrideSpecShapeErrors,
-} from './validation/overridepolicy.ts';
+import { type OverrideSpecValidator, overridePolicyHandler } from './validation/overridepolicy.ts';
 import { propagationPolicyDenial } from './validation/propagationpolicy.ts';
 
-// The OverrideSpec validator of the override webhooks: a shape check until this line names Karmada's
-// ValidateOverrideSpec rules (validateOverrideSpec of src/sources/policy/overrides/validation.ts).
-const validateOverrideSpec: OverrideSpecValidator = overrideSpecShapeErrors;
+// The OverrideSpec validator of the override webhooks: Karmada's ValidateOverrideSpec rules.
+const validateOverrideSpec: OverrideSpecValidator = validateOverrideSpecRules;
 
 /** The URL paths the server answers; the first four are KubeFed's, the policy ones Karmada's. */
 export const WebhookPath = {

@@ -71,6 +71,7 @@ export class Scheduler {
       replicas: b.spec.replicas ?? 0,
       bindingUid: b.metadata.uid ?? '',
       previous: b.spec.clusters,
+      previousAffinityName: b.status?.schedulerObservingAffinityName,
     });
     try {
       let binding: BindingObject = b;
