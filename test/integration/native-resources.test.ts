@@ -861,4 +861,38 @@ describe('native resources placed by Karmada policies', () => {
     assert.equal(kept?.data?.v, '1');
     assert.notEqual(kept?.metadata.labels?.[MANAGED_LABEL], 'true', 'released, not managed any more');
   });
+
+  test('at rest nothing is written: templates, bindings and policies keep their resourceVersions', async () => {
+    const versions = async () => {
+      const out: Record<string, string> = {};
+      for (const [what, type, ns] of [
+        ['deploy', DEPLOY, NSA],
+        ['cm', CM, NSA],
+        ['rb', BindingTypes.ResourceBinding, undefined],
+        ['pp', PolicyTypes.PropagationPolicy, undefined],
+        ['op', PolicyTypes.OverridePolicy, undefined],
+      ] as const) {
+        const list = await host.list<KubeObject>(type, ns ? { namespace: ns } : {});
+        for (const o of list.items)
+          out[`${what} ${o.metadata.namespace}/${o.metadata.name}`] = o.metadata.resourceVersion ?? '';
+      }
+      return out;
+    };
+    // Settled: two reads 3 s apart agree.
+    let before = await versions();
+    await eventually(
+      'the federation at rest',
+      async () => {
+        await new Promise((r) => setTimeout(r, 3_000));
+        const now = await versions();
+        const same = JSON.stringify(now) === JSON.stringify(before);
+        before = now;
+        return same;
+      },
+      (same) => same,
+      60_000,
+    );
+    await new Promise((r) => setTimeout(r, 6_000));
+    assert.deepEqual(await versions(), before);
+  });
 });

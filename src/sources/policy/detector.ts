@@ -11,6 +11,7 @@ import {
   type KubeClient,
   type KubeObject,
 } from '../../kube/client/index.ts';
+import { jsonEqual } from '../../propagation/json.ts';
 import { Controller } from '../../runtime/controller.ts';
 import type { EventRecorder } from '../../runtime/events.ts';
 import { type Logger, silentLogger } from '../../runtime/logger.ts';
@@ -62,6 +63,8 @@ export class Detector {
       .source(() =>
         opts.policies.addListener((kind, obj, old) => {
           if (kind !== 'PropagationPolicy' && kind !== 'ClusterPropagationPolicy') return;
+          // The policy controller's own status writes change nothing a claim depends on.
+          if (old && !claimRelevantChange(old, obj)) return;
           this.#enqueueSelected([obj, ...(old ? [old] : [])]);
         }),
       );
@@ -213,6 +216,15 @@ export class Detector {
   get kindsWatched(): string[] {
     return this.#opts.templates.kinds().map(kindKey);
   }
+}
+
+/** Whether a policy update can change a claim: its spec, identity label or deletion, not its status. */
+export function claimRelevantChange(old: KubeObject, obj: KubeObject): boolean {
+  return (
+    !jsonEqual((old as { spec?: unknown }).spec, (obj as { spec?: unknown }).spec) ||
+    !jsonEqual(old.metadata.labels, obj.metadata.labels) ||
+    old.metadata.deletionTimestamp !== obj.metadata.deletionTimestamp
+  );
 }
 
 /**

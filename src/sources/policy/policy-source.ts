@@ -15,10 +15,10 @@ import { BindingController } from './binding-controller.ts';
 import { Bindings } from './bindings.ts';
 import { Detector } from './detector.ts';
 import { NamespaceController } from './namespace-controller.ts';
-import { Policies } from './policies.ts';
+import { DEPENDENCY_KINDS, Policies } from './policies.ts';
 import { PolicyController } from './policy-controller.ts';
 import { Scheduler } from './scheduler.ts';
-import { Templates } from './templates.ts';
+import { kindKey, Templates } from './templates.ts';
 
 export interface PolicySourceOptions {
   host: KubeClient;
@@ -104,26 +104,43 @@ export class PolicySource implements Runnable {
       wanting = true;
       queueMicrotask(() => {
         wanting = false;
-        void templates.want(policies.selectedKinds());
+        void templates.want(wantedKinds(policies, bindings));
       });
     };
     const unsubscribe = policies.addListener((kind) => {
       if (kind === 'PropagationPolicy' || kind === 'ClusterPropagationPolicy') wantSelected();
+    });
+    // A binding keeps its template's kind watched after the last policy selecting it went: its copies are
+    // still synced and, when the template is deleted, removed (Karmada keeps syncing from the binding).
+    const unsubscribeBindings = bindings.addListener((_key, _b, change) => {
+      if (change !== 'update') wantSelected();
     });
     const unsubscribeClusters = members.registry.addListener({
       onClusterChange: () => policyController.enqueueAll(1_000),
     });
     const controllers = [detector, policyController, scheduler, binder, namespaces];
     for (const c of controllers) c.controller.cache(hostCaches);
-    detector.controller.beforeWorkers(() => templates.want(policies.selectedKinds()));
+    detector.controller.beforeWorkers(() => templates.want(wantedKinds(policies, bindings)));
     try {
       await Promise.all(controllers.map((c) => c.controller.run(signal)));
     } finally {
       unsubscribe();
+      unsubscribeBindings();
       unsubscribeClusters();
       await templates.stop();
       await Promise.all([policies.close(), bindings.close()]);
       await Promise.all([host.close(), eventClient.close()]);
     }
   }
+}
+
+/** The kinds to watch: those the policies select, and those of the templates bindings exist for. */
+export function wantedKinds(policies: Policies, bindings: Bindings): Set<string> {
+  const kinds = policies.selectedKinds();
+  for (const b of bindings.list()) {
+    const r = b.spec.resource;
+    if (r?.apiVersion && r.kind) kinds.add(kindKey(r));
+    if (b.spec.propagateDeps) for (const k of DEPENDENCY_KINDS) kinds.add(k);
+  }
+  return kinds;
 }
