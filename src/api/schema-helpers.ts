@@ -6,7 +6,7 @@ import { type TUnsafe, Type } from 'typebox';
  */
 export function StringEnum<const T extends readonly string[]>(
   values: T,
-  options: { description?: string } = {},
+  options: { description?: string; default?: T[number] } = {},
 ): TUnsafe<T[number]> {
   return Type.Unsafe<T[number]>({ ...options, type: 'string', enum: [...values] });
 }

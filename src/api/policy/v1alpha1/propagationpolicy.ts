@@ -60,7 +60,7 @@ export type StaticClusterWeight = Static<typeof StaticClusterWeightSchema>;
 
 export const ReplicaSchedulingStrategySchema = Type.Object({
   replicaSchedulingType: Type.Optional(
-    StringEnum(['Duplicated', 'Divided'] as const, { description: 'Default Divided.' }),
+    StringEnum(['Duplicated', 'Divided'] as const, { description: 'Default Divided.', default: 'Divided' }),
   ),
   replicaDivisionPreference: Type.Optional(StringEnum(['Aggregated', 'Weighted'] as const)),
   weightPreference: Type.Optional(
@@ -98,10 +98,12 @@ export const FailoverBehaviorSchema = Type.Object({
   application: Type.Optional(
     Type.Object({
       decisionConditions: Type.Object({
-        tolerationSeconds: Type.Optional(Type.Integer({ format: 'int32' })),
+        tolerationSeconds: Type.Optional(Type.Integer({ format: 'int32', default: 300 })),
       }),
       purgeMode: Type.Optional(
-        StringEnum(['Directly', 'Gracefully', 'Never', 'Immediately', 'Graciously'] as const),
+        StringEnum(['Directly', 'Gracefully', 'Never', 'Immediately', 'Graciously'] as const, {
+          default: 'Gracefully',
+        }),
       ),
       gracePeriodSeconds: Type.Optional(Type.Integer({ format: 'int32' })),
       statePreservation: Type.Optional(StatePreservationSchema),
@@ -109,7 +111,7 @@ export const FailoverBehaviorSchema = Type.Object({
   ),
   cluster: Type.Optional(
     Type.Object({
-      purgeMode: Type.Optional(StringEnum(['Directly', 'Gracefully'] as const)),
+      purgeMode: Type.Optional(StringEnum(['Directly', 'Gracefully'] as const, { default: 'Gracefully' })),
       statePreservation: Type.Optional(StatePreservationSchema),
     }),
   ),
@@ -133,12 +135,16 @@ export const PropagationSpecSchema = Type.Object({
   propagateDeps: Type.Optional(Type.Boolean()),
   placement: Type.Optional(PlacementSchema),
   priority: Type.Optional(Type.Integer({ format: 'int32', default: 0 })),
-  preemption: Type.Optional(StringEnum(['Always', 'Never'] as const, { description: 'Default Never.' })),
+  preemption: Type.Optional(
+    StringEnum(['Always', 'Never'] as const, { description: 'Default Never.', default: 'Never' }),
+  ),
   dependentOverrides: Type.Optional(Type.Array(Type.String())),
-  schedulerName: Type.Optional(Type.String({ description: 'Default default-scheduler; immutable.' })),
+  schedulerName: Type.Optional(
+    Type.String({ description: 'Default default-scheduler; immutable.', default: 'default-scheduler' }),
+  ),
   failover: Type.Optional(FailoverBehaviorSchema),
   conflictResolution: Type.Optional(
-    StringEnum(['Abort', 'Overwrite'] as const, { description: 'Default Abort.' }),
+    StringEnum(['Abort', 'Overwrite'] as const, { description: 'Default Abort.', default: 'Abort' }),
   ),
   activationPreference: Type.Optional(StringEnum(['Lazy'] as const)),
   suspension: Type.Optional(SuspensionSchema),
