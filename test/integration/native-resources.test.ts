@@ -896,3 +896,51 @@ describe('native resources placed by Karmada policies', () => {
     assert.deepEqual(await versions(), before);
   });
 });
+
+describe('native resources on a host that runs workload controllers', () => {
+  let fed: Federation;
+  let host: KubeClient;
+  let cm: ControllerManagerProcess;
+
+  before(async () => {
+    // The host is also a full cluster (controller-manager, scheduler, kwok): its Deployment controller acts on
+    // the template too, and owns its status there.
+    fed = await startFederation({ members: ['cluster1'], hostControllers: 'workloads' });
+    ({ host, cm } = await startPropagation(fed));
+    await host.create(CoreTypes.namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NSA } });
+  });
+  after(async () => {
+    await cm?.process.stop();
+    await fed?.stop();
+  });
+
+  test('the template still propagates; its status is left to the host’s controller, and the binding says why', async () => {
+    await host.create(
+      PolicyTypes.PropagationPolicy,
+      pp('web', {
+        resourceSelectors: [selector('Deployment', { name: 'web' })],
+        placement: onClusters('cluster1'),
+      }),
+    );
+    await host.create(DEPLOY, deployment('web', 1));
+    const c1 = fed.cluster('cluster1').client();
+    await eventually(
+      'web in cluster1',
+      () => getOrUndefined<Obj>(c1, DEPLOY, 'web', NSA),
+      (o) => o?.spec?.replicas === 1,
+    );
+    const rb = await eventually(
+      'the binding reports who owns the status',
+      () => getOrUndefined<Binding>(host, BindingTypes.ResourceBinding, 'web-deployment', NSA),
+      (b) =>
+        b?.status?.conditions?.some(
+          (c) =>
+            c.type === 'StatusWrittenBack' && c.status === 'False' && c.reason === 'HostControllerOwnsStatus',
+        ) === true,
+    );
+    assert.match(
+      rb?.status?.conditions?.find((c) => c.type === 'StatusWrittenBack')?.message ?? '',
+      /kube-controller-manager/,
+    );
+  });
+});

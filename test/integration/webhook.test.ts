@@ -4,6 +4,7 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   renameSync,
   rmSync,
@@ -435,6 +436,37 @@ describe('admission webhooks registered in a real kube-apiserver', () => {
     );
     // Other labels are the user's.
     assertAccepted(await kubectl(['label', 'propagationpolicy', 'web', '-n', APP_NS, 'team=a']));
+  });
+
+  test("Karmada's documentation examples in config/samples/karmada are admitted unchanged; an OverridePolicy Karmada refuses is denied", async () => {
+    const dir = join(REPO_ROOT, 'config/samples/karmada');
+    for (const file of readdirSync(dir).filter((f) => f.endsWith('.yaml'))) {
+      assertAccepted(await kubectl(['apply', '--dry-run=server', '-f', join(dir, file)]));
+    }
+    assertDenied(
+      await apply({
+        apiVersion: 'policy.karmada.io/v1alpha1',
+        kind: 'OverridePolicy',
+        metadata: { name: 'both', namespace: APP_NS },
+        spec: {
+          overrideRules: [
+            {
+              overriders: {
+                fieldOverrider: [
+                  {
+                    fieldPath: '/data/config.yaml',
+                    json: [{ subPath: '/a', operator: 'add', value: 1 }],
+                    yaml: [{ subPath: '/a', operator: 'add', value: 1 }],
+                  },
+                ],
+              },
+            },
+          ],
+        },
+      }),
+      'overridepolicy.karmada.io',
+      'spec.overrideRules[0].overriders.fieldOverrider[0]: Invalid value: {"fieldPath":"/data/config.yaml","json":[{"operator":"add","subPath":"/a","value":1}],"yaml":[{"operator":"add","subPath":"/a","value":1}]}: FieldOverrider has both YAML and JSON set. Only one is allowed',
+    );
   });
 
   test('a replaced serving certificate is served without a restart, and the apiserver keeps working with it', async () => {

@@ -370,13 +370,17 @@ export class BindingController {
         return { status, changed: !jsonEqual(status, old) };
       },
     });
+    const alreadyReported = b.status?.conditions?.some(
+      (c) => c.type === 'StatusWrittenBack' && c.reason === 'HostControllerOwnsStatus',
+    );
     if (fleet?.hostWriter) {
-      this.#event(
-        template,
-        'Warning',
-        'HostRunsWorkloadControllers',
-        `Not writing the aggregated status: ${fleet.hostWriter} writes it`,
-      );
+      if (!alreadyReported)
+        this.#event(
+          template,
+          'Warning',
+          'HostRunsWorkloadControllers',
+          `Not writing the aggregated status: ${fleet.hostWriter} writes it`,
+        );
     } else if (fleet?.status !== undefined) {
       const tw = await this.#writeTemplateStatus(template, fleet.status);
       if (tw.kind === 'failed' || tw.kind === 'conflict') return statusWriteResult(tw);
