@@ -4,6 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import {
@@ -24,7 +25,10 @@ import { BindingTypes } from '../../src/sources/policy/bindings.ts';
 import { PolicyTypes } from '../../src/sources/policy/policies.ts';
 import { binary } from '../../src/testing/binaries.ts';
 import type { ControllerManagerProcess } from '../../src/testing/controller-manager-process.ts';
+import { startKubefedControllerManager } from '../../src/testing/controller-manager-process.ts';
 import { type Federation, startFederation } from '../../src/testing/federation.ts';
+import { waitFor } from '../../src/testing/ports.ts';
+import { scrape, value } from '../../src/testing/prometheus.ts';
 import {
   createFederatedNamespace,
   establishCrd,
@@ -34,6 +38,7 @@ import {
   startPropagation,
   T,
 } from './federation-helpers.ts';
+import { NS } from './helpers.ts';
 
 const run = promisify(execFile);
 const NSA = 'apps';
@@ -862,23 +867,29 @@ describe('native resources placed by Karmada policies', () => {
     assert.notEqual(kept?.metadata.labels?.[MANAGED_LABEL], 'true', 'released, not managed any more');
   });
 
-  test('at rest nothing is written: templates, bindings and policies keep their resourceVersions', async () => {
-    const versions = async () => {
-      const out: Record<string, string> = {};
-      for (const [what, type, ns] of [
-        ['deploy', DEPLOY, NSA],
-        ['cm', CM, NSA],
-        ['rb', BindingTypes.ResourceBinding, undefined],
-        ['pp', PolicyTypes.PropagationPolicy, undefined],
-        ['op', PolicyTypes.OverridePolicy, undefined],
-      ] as const) {
-        const list = await host.list<KubeObject>(type, ns ? { namespace: ns } : {});
-        for (const o of list.items)
-          out[`${what} ${o.metadata.namespace}/${o.metadata.name}`] = o.metadata.resourceVersion ?? '';
-      }
-      return out;
-    };
-    // Settled: two reads 3 s apart agree.
+  /** resourceVersions of everything the policy source could write: templates, bindings, policies, member copies. */
+  const versions = async () => {
+    const out: Record<string, string> = {};
+    const sources: Array<[string, KubeClient, ResourceType, string | undefined]> = [
+      ['deploy', host, DEPLOY, NSA],
+      ['cm', host, CM, NSA],
+      ['rb', host, BindingTypes.ResourceBinding, undefined],
+      ['pp', host, PolicyTypes.PropagationPolicy, undefined],
+      ['op', host, PolicyTypes.OverridePolicy, undefined],
+      ['c1 deploy', c1, DEPLOY, NSA],
+      ['c1 cm', c1, CM, NSA],
+      ['c2 deploy', c2, DEPLOY, NSA],
+      ['c2 cm', c2, CM, NSA],
+    ];
+    for (const [what, client, type, ns] of sources) {
+      const list = await client.list<KubeObject>(type, ns ? { namespace: ns } : {});
+      for (const o of list.items)
+        out[`${what} ${o.metadata.namespace}/${o.metadata.name}`] = o.metadata.resourceVersion ?? '';
+    }
+    return out;
+  };
+  /** Waits until two reads 3 s apart agree, and returns that state. */
+  const settled = async () => {
     let before = await versions();
     await eventually(
       'the federation at rest',
@@ -892,7 +903,35 @@ describe('native resources placed by Karmada policies', () => {
       (same) => same,
       60_000,
     );
+    return before;
+  };
+
+  test('at rest nothing is written: templates, bindings, policies and member copies keep their resourceVersions', async () => {
+    const before = await settled();
     await new Promise((r) => setTimeout(r, 6_000));
+    assert.deepEqual(await versions(), before);
+  });
+
+  test('a controller manager killed and started again writes nothing that did not change', async () => {
+    const before = await settled();
+    cm.process.killNow();
+    cm = await startKubefedControllerManager({
+      kubeconfig: fed.kubeconfigPath,
+      context: 'host',
+      namespace: NS,
+      logFile: join(fed.dir, 'kubefed-controller-manager-2.log'),
+      args: ['--member-deletion-timeout=8s'],
+    });
+    const bindings = (await host.list<KubeObject>(BindingTypes.ResourceBinding)).items.length;
+    await waitFor(
+      'the new controller manager to have looked at every binding',
+      async () =>
+        (value(await scrape(cm.metricsUrl), 'controller_runtime_reconcile_total', {
+          controller: 'policy-binding',
+        }) ?? 0) >= bindings,
+      { timeoutMs: 90_000, intervalMs: 500 },
+    );
+    await new Promise((r) => setTimeout(r, 5_000));
     assert.deepEqual(await versions(), before);
   });
 });
