@@ -28,7 +28,7 @@ import {
   workloadControllersEnabled,
 } from '../../src/install/federation-apiserver.ts';
 import { CHART_CRD_DIR, renderChartFiles } from '../../src/install/manifests.ts';
-import { CoreTypes, type KubeClient, type KubeObject } from '../../src/kube/client/index.ts';
+import { CoreTypes, KubeClient, type KubeObject } from '../../src/kube/client/index.ts';
 import {
   loadKubeconfig,
   renderKubeconfig,
@@ -36,12 +36,15 @@ import {
   writeKubeconfigFile,
 } from '../../src/kube/kubeconfig/index.ts';
 import { REPO_ROOT } from '../../src/paths.ts';
+import { withoutProxy } from '../../src/testing/apiserver.ts';
 import { binary, helmBinary } from '../../src/testing/binaries.ts';
 import {
   type ControllerManagerProcess,
   startKubefedControllerManager,
 } from '../../src/testing/controller-manager-process.ts';
 import { type Federation, startFederation } from '../../src/testing/federation.ts';
+import { freePort, waitFor } from '../../src/testing/ports.ts';
+import { ManagedProcess } from '../../src/testing/process.ts';
 import { parsePrometheusText, value } from '../../src/testing/prometheus.ts';
 import { webhookConfigurations } from '../../src/webhook/index.ts';
 import {
@@ -1155,6 +1158,229 @@ describe('federationApiServer.enabled: a dedicated federation API server beside 
     }
     const lint = await helm(['lint', CHART, '--strict', '--set', FED[0] ?? '']);
     assert.equal(lint.code, 0, lint.stdout + lint.stderr);
+  });
+});
+
+describe("federationApiServer: the chart's etcd, kube-apiserver and kube-controller-manager, run from their rendered commands", () => {
+  const ns = 'kube-federation-system';
+  const dir = mkdtempSync(join(tmpdir(), 'kubefed-ts-chart-fedapi-'));
+  const procs: ManagedProcess[] = [];
+  let objs: Obj[];
+  let client: KubeClient | undefined;
+  let kubeconfig = '';
+  const ports = new Map<number, number>();
+
+  /** A container's command as it would run in its pod, here: mounted files in dir, loopback, free ports. */
+  function localCommand(c: Container): string[] {
+    const port = (p: string) => String(ports.get(Number(p)) ?? p);
+    return c.command.slice(1).map((a) =>
+      a
+        .replaceAll(/\/etc\/(etcd|kubernetes)\/pki\//g, `${dir}/pki/`)
+        .replace('/var/lib/etcd', join(dir, 'etcd'))
+        .replace('$(POD_IP)', '127.0.0.1')
+        .replaceAll('0.0.0.0', '127.0.0.1')
+        .replace(`kubefed-federation-apiserver-etcd.${ns}.svc`, '127.0.0.1')
+        .replaceAll(/:(2379|2380|2381)\b/g, (_, p: string) => `:${port(p)}`)
+        .replace(/^--secure-port=(\d+)$/, (_, p: string) => `--secure-port=${port(p)}`),
+    );
+  }
+  const containerOf = (kind: string, name: string) => {
+    const c = find<DeploymentObj>(objs, kind, name).spec.template.spec.containers[0];
+    assert.ok(c);
+    return c;
+  };
+  /** A kubeconfig of the chart's, pointed at the local API server instead of the in-cluster Service. */
+  const localKubeconfig = (text: string) =>
+    text.replace(
+      `https://kubefed-federation-apiserver.${ns}.svc:443`,
+      `https://127.0.0.1:${ports.get(6443)}`,
+    );
+
+  before(async () => {
+    objs = await render(ns, [
+      'federationApiServer.enabled=true',
+      'federationApiServer.etcd.storage.type=emptyDir',
+    ]);
+    for (const p of [2379, 2380, 2381, 6443, 10257]) ports.set(p, await freePort());
+    mkdirSync(join(dir, 'pki'), { recursive: true });
+    const pki = find<Obj & { data: Record<string, string> }>(
+      objs,
+      'Secret',
+      'kubefed-federation-apiserver-pki',
+    ).data;
+    for (const [k, v] of Object.entries(pki)) {
+      const text = Buffer.from(v, 'base64').toString('utf8');
+      writeFileSync(join(dir, 'pki', k), k.endsWith('.kubeconfig') ? localKubeconfig(text) : text, {
+        mode: 0o600,
+      });
+    }
+    const admin = find<Obj & { data: Record<string, string> }>(
+      objs,
+      'Secret',
+      'kubefed-federation-apiserver-kubeconfig',
+    ).data;
+    kubeconfig = join(dir, 'admin.kubeconfig');
+    writeFileSync(
+      kubeconfig,
+      localKubeconfig(Buffer.from(admin['kubeconfig'] ?? '', 'base64').toString('utf8')),
+    );
+    const etcd = containerOf('StatefulSet', 'kubefed-federation-apiserver-etcd');
+    procs.push(
+      ManagedProcess.start('fedapi-etcd', binary('etcd'), localCommand(etcd), {
+        logFile: join(dir, 'etcd.log'),
+      }),
+    );
+    const api = containerOf('Deployment', 'kubefed-federation-apiserver');
+    const apiserver = ManagedProcess.start(
+      'fedapi-kube-apiserver',
+      binary('kube-apiserver'),
+      localCommand(api),
+      {
+        logFile: join(dir, 'kube-apiserver.log'),
+        env: withoutProxy(process.env),
+      },
+    );
+    procs.push(apiserver);
+    client = new KubeClient(restConfigForContext(loadKubeconfig({ kubeconfig })), {
+      name: 'federation-apiserver',
+    });
+    const c = client;
+    await waitFor(
+      'the federation API server to be ready (as kubefed-ts-admin, through its TLS etcd)',
+      async () => {
+        if (!apiserver.running) throw new Error(`kube-apiserver exited:\n${apiserver.tail()}`);
+        const r = await c.requestRaw('GET', '/readyz');
+        return r.statusCode === 200 && r.body === 'ok';
+      },
+      { timeoutMs: 60_000, describe: () => apiserver.tail() },
+    );
+    const kcm = containerOf('Deployment', 'kubefed-federation-apiserver-controller-manager');
+    procs.push(
+      ManagedProcess.start(
+        'fedapi-kube-controller-manager',
+        binary('kube-controller-manager'),
+        localCommand(kcm),
+        {
+          logFile: join(dir, 'kube-controller-manager.log'),
+          env: withoutProxy(process.env),
+        },
+      ),
+    );
+  });
+  after(async () => {
+    await client?.close();
+    for (const p of procs.reverse()) await p.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test("the install Job's steps, then the controller manager serves it; templates do not run, namespaces are deleted", async () => {
+    assert.ok(client);
+    const fedClient = client;
+    const kubectlFed = (args: string[]) => run(binary('kubectl'), ['--kubeconfig', kubeconfig, ...args]);
+    const manifests = join(dir, 'manifests');
+    for (const [volume, configMap] of [
+      ['crds', 'kubefed-federation-apiserver-crds'],
+      ['objects', 'kubefed-federation-apiserver-objects'],
+      ['webhooks', 'kubefed-federation-apiserver-webhooks'],
+    ] as const) {
+      mkdirSync(join(manifests, volume), { recursive: true });
+      const data = find<Obj & { data: Record<string, string> }>(objs, 'ConfigMap', configMap).data;
+      for (const [key, content] of Object.entries(data)) writeFileSync(join(manifests, volume, key), content);
+    }
+    const job = find<Obj & { spec: { template: { spec: PodSpec & { initContainers: Container[] } } } }>(
+      objs,
+      'Job',
+      'kubefed-federation-apiserver-install',
+    );
+    for (const step of [...job.spec.template.spec.initContainers, ...job.spec.template.spec.containers]) {
+      const args = step.command.slice(2).map((a) => a.replace(/^\/manifests\//, `${manifests}/`));
+      // No webhook pod answers here, and they fail closed: the webhook configurations only dry-run.
+      if (step.name === 'apply-webhook-configurations') args.push('--dry-run=server');
+      const r = await kubectlFed(args);
+      assert.equal(r.code, 0, `${step.name}: ${r.stderr}`);
+    }
+
+    // The controller manager with the chart's flags and kubeconfig: it runs its controllers there.
+    const c = containerOf('Deployment', 'kubefed-controller-manager');
+    const flags = [...c.command.slice(2), ...(c.args ?? [])].filter(
+      (f) => !f.startsWith('--v=') && !f.startsWith('--kubeconfig='),
+    );
+    const cm = await startKubefedControllerManager({
+      kubeconfig,
+      context: 'federation-apiserver',
+      namespace: ns,
+      logFile: join(dir, 'controller-manager.log'),
+      args: flags,
+    });
+    procs.push(cm.process);
+    await eventually(
+      'the FederatedTypeConfig deployments.apps reconciled by the controller manager',
+      () =>
+        fedClient.get<Obj & { status?: { observedGeneration?: number } }>(
+          FederatedTypeConfigType,
+          'deployments.apps',
+          ns,
+        ),
+      (f) => (f?.status?.observedGeneration ?? 0) > 0,
+      60_000,
+    );
+
+    // A plain Deployment is a template here: no node, no deployment controller. The namespace controller
+    // (with its own ServiceAccount's token, minted by this kube-controller-manager) does run: deleting a
+    // namespace after the Deployment was created finishes, so the controllers have had their chance.
+    assert.deepEqual((await client.list(CoreTypes.nodes)).items, []);
+    const template = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web', namespace: 'default' },
+      spec: {
+        replicas: 2,
+        selector: { matchLabels: { app: 'web' } },
+        template: {
+          metadata: { labels: { app: 'web' } },
+          spec: { containers: [{ name: 'web', image: 'nginx' }] },
+        },
+      },
+    };
+    const deployments = {
+      group: 'apps',
+      version: 'v1',
+      plural: 'deployments',
+      namespaced: true,
+      kind: 'Deployment',
+    };
+    const replicasets = {
+      group: 'apps',
+      version: 'v1',
+      plural: 'replicasets',
+      namespaced: true,
+      kind: 'ReplicaSet',
+    };
+    await client.create(deployments, template);
+    await client.create(CoreTypes.namespaces, {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: 'doomed' },
+    });
+    await client.create(CoreTypes.configMaps, {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'c', namespace: 'doomed' },
+    });
+    await client.delete(CoreTypes.namespaces, 'doomed');
+    await eventually(
+      'the namespace doomed deleted by the namespace controller',
+      () => getOrUndefined(fedClient, CoreTypes.namespaces, 'doomed'),
+      (n) => n === undefined,
+      90_000,
+    );
+    const web = await client.get<Obj & { status?: unknown }>(deployments, 'web', 'default');
+    assert.equal(
+      web.status === undefined || Object.keys(web.status as object).length === 0,
+      true,
+      JSON.stringify(web.status),
+    );
+    assert.deepEqual((await client.list(replicasets, { namespace: 'default' })).items, []);
   });
 });
 
