@@ -2017,9 +2017,11 @@ describe('charts/kubefed-ts on a real kube-apiserver', () => {
     const objs = await render(ns, ['federationApiServer.enabled=true']);
     const file = join(dir, 'fedapi.yaml');
     writeFileSync(file, objs.map((o) => `---\n${JSON.stringify(o)}\n`).join(''));
+    // Forced: earlier tests patched the chart's cluster-wide roles (a dry run changes nothing anyway).
     const dry = await kubectl([
       'apply',
       '--server-side',
+      '--force-conflicts',
       '--dry-run=server',
       '--field-manager=chart-test',
       '-f',
