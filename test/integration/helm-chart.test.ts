@@ -917,8 +917,9 @@ describe('federationApiServer.enabled: a dedicated federation API server beside 
     find<Obj & { data: Record<string, string> }>(objs, 'Secret', name).data;
   const decoded = (data: Record<string, string>, key: string) =>
     Buffer.from(data[key] ?? '', 'base64').toString('utf8');
-  const configMapData = (name: string) =>
-    find<Obj & { data: Record<string, string> }>(objs, 'ConfigMap', name).data;
+  const configMapDataOf = (list: Obj[], name: string) =>
+    find<Obj & { data: Record<string, string> }>(list, 'ConfigMap', name).data;
+  const configMapData = (name: string) => configMapDataOf(objs, name);
   /** What a client makes of a kubeconfig (our loader, as the controller manager reads its --kubeconfig). */
   const restConfigOf = (text: string) => {
     const file = join(helmHome, 'federation-apiserver.kubeconfig');
@@ -1062,9 +1063,15 @@ describe('federationApiServer.enabled: a dedicated federation API server beside 
     const pki = secretData('kubefed-federation-apiserver-pki');
     assert.equal(rest.caData?.toString('base64'), pki['ca.crt']);
     assert.equal(rest.token, decoded(pki, 'admin.token'));
+    // Nothing of this cluster's: no token mounted, no role or binding rendered for it here.
+    assert.equal(pod.automountServiceAccountToken, false);
+    assert.deepEqual(
+      objs.filter((o) => /^(Cluster)?Role(Binding)?$/.test(o.kind ?? '')).map((o) => o.metadata.name),
+      [],
+    );
   });
 
-  test('FTCs, KubeFedConfig and webhook configurations go to the federation API server, through the install Job', async () => {
+  test('FTCs, KubeFedConfig, aggregated roles and webhook configurations go to the federation API server, through the install Job', async () => {
     const plain = await render(CLUSTER_NS);
     for (const kind of [
       'FederatedTypeConfig',
@@ -1078,6 +1085,7 @@ describe('federationApiServer.enabled: a dedicated federation API server beside 
       '00-namespace.yaml',
       '10-kubefedconfig.yaml',
       '20-federatedtypeconfigs.yaml',
+      '30-aggregated-clusterroles.yaml',
     ]);
     assert.deepEqual(docsOf(objects['00-namespace.yaml'] ?? ''), [
       { apiVersion: 'v1', kind: 'Namespace', metadata: { name: CLUSTER_NS, labels: { name: CLUSTER_NS } } },
@@ -1089,6 +1097,17 @@ describe('federationApiServer.enabled: a dedicated federation API server beside 
     assert.deepEqual(
       docsOf(objects['20-federatedtypeconfigs.yaml'] ?? ''),
       defaultFederatedTypes(CLUSTER_NS).ftcs,
+    );
+    assert.deepEqual(
+      docsOf(objects['30-aggregated-clusterroles.yaml'] ?? ''),
+      plain.filter((o) => /^kubefed-(admin|edit|view)$/.test(o.metadata.name ?? '')),
+    );
+    const withoutRoles = await render(CLUSTER_NS, [...FED, 'aggregatedClusterRoles.enabled=false']);
+    assert.ok(
+      !(
+        '30-aggregated-clusterroles.yaml' in
+        configMapDataOf(withoutRoles, 'kubefed-federation-apiserver-objects')
+      ),
     );
     const crds = configMapData('kubefed-federation-apiserver-crds');
     for (const [rel, content] of renderChartFiles()) {
@@ -1381,6 +1400,13 @@ describe("federationApiServer: the chart's etcd, kube-apiserver and kube-control
       JSON.stringify(web.status),
     );
     assert.deepEqual((await client.list(replicasets, { namespace: 'default' })).items, []);
+    // Its clusterrole-aggregation-controller made the chart's roles part of admin.
+    await eventually(
+      'the admin ClusterRole to aggregate kubefed-admin',
+      () => fedClient.get<Obj & { rules?: PolicyRule[] }>(CoreTypes.clusterRoles, 'admin'),
+      (r) => Boolean(r.rules?.some((x) => x.apiGroups?.includes('types.kubefed.io'))),
+      60_000,
+    );
   });
 });
 

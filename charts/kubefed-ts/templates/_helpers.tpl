@@ -220,3 +220,8 @@ overwrite their status (src/install/federation-apiserver.ts has the same list).
 {{- end -}}
 {{ join "," $list }}
 {{- end -}}
+
+{{/* "true" when the aggregated kubefed-admin/edit/view ClusterRoles are installed (aggregatedClusterRoles.enabled). */}}
+{{- define "kubefed-ts.aggregatedClusterRoles.enabled" -}}
+{{- if and (include "kubefed-ts.enabled" .) (eq (include "kubefed-ts.or" (list (.Values.aggregatedClusterRoles | default dict).enabled true)) "true") -}}true{{- end -}}
+{{- end -}}
