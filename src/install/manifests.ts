@@ -41,6 +41,12 @@ export function renderChartFiles(): Map<string, string> {
     files.set(path, GENERATED_HEADER + stringify(crd, { lineWidth: 100 }));
   }
   const docs = ftcs.map((ftc) => `---\n${stringify(ftc, { lineWidth: 100 })}`).join('');
-  files.set(CHART_FTC_TEMPLATE, GENERATED_HEADER + docs.replaceAll(marker, '{{ .Release.Namespace }}'));
+  // A named template, so that with a federation API server the install Job's ConfigMap carries the FTCs
+  // (federation-apiserver-install.yaml) instead of the release applying them to the installing cluster.
+  files.set(
+    CHART_FTC_TEMPLATE,
+    `${GENERATED_HEADER}{{- define "kubefed-ts.federatedTypeConfigs" }}\n${docs.replaceAll(marker, '{{ .Release.Namespace }}')}{{- end }}\n` +
+      '{{- if not (include "kubefed-ts.federationApiServer" .) }}\n{{- include "kubefed-ts.federatedTypeConfigs" . }}\n{{- end }}\n',
+  );
   return files;
 }

@@ -46,7 +46,8 @@ export interface LocalUpOptions {
   sample?: string;
   /**
    * Join the host as a member too, named after its context (`host`), as KubeFed's own local setup does
-   * (its scripts/deploy-kubefed.sh joins the host cluster). The host then also runs workloads.
+   * (its scripts/deploy-kubefed.sh joins the host cluster). The host then also runs workloads, and so
+   * plain objects applied to it (templates) run there too.
    */
   hostAsMember?: boolean;
   out: (line: string) => void;
@@ -54,8 +55,8 @@ export interface LocalUpOptions {
 
 /**
  * Brings up a federation on this machine: one etcd, a host and member kube-apiservers, the clusters'
- * controllers (the host's delete namespaces, collect garbage and mint service-account tokens, as in a real
- * cluster), the KubeFed CRDs and namespace, kubefed-controller-manager and the admission webhooks, and every member joined with
+ * controllers (the host is a federation API server: it deletes namespaces, collects garbage and mints tokens,
+ * but has no nodes and no workload controllers; see docs/federation-apiserver.md), the KubeFed CRDs and namespace, kubefed-controller-manager and the admission webhooks, and every member joined with
  * `kubefedctl join`. The processes are detached and keep running after the command returns; local-down
  * stops them.
  */
@@ -86,14 +87,16 @@ export async function localUp(opts: LocalUpOptions): Promise<{ kubeconfig: strin
   try {
     opts.out(`Starting etcd and kube-apiservers for host and ${opts.members.join(', ')}...`);
     // Members run kwok nodes, a scheduler and a controller manager, so federated workloads really run; the
-    // host runs the controllers a real host has that kubefed-ts relies on, or all of a member's when it is one.
+    // host is a federation API server (Karmada's layout: no nodes, no workload controllers), or runs all of
+    // a member's controllers when it is one.
     const fed = await startFederation({
       members: opts.members,
       dir: join(dir, 'clusters'),
       keep: true,
       workloads: true,
-      hostControllers: opts.hostAsMember ? 'workloads' : 'tokens',
+      hostControllers: opts.hostAsMember ? 'workloads' : 'federation-apiserver',
     });
+    opts.out(hostLayoutLine(opts.hostAsMember ?? false));
     const joined = opts.hostAsMember ? [fed.host.name, ...opts.members] : opts.members;
     const kubeconfig = join(dir, 'kubeconfig');
     copyFileSync(fed.kubeconfigPath, kubeconfig);
@@ -179,6 +182,15 @@ export async function localUp(opts: LocalUpOptions): Promise<{ kubeconfig: strin
   } finally {
     setDetachedPidFile(undefined);
   }
+}
+
+/** What the host is, said once at start-up: where a plain object applied to it runs, if anywhere. */
+export function hostLayoutLine(hostAsMember: boolean): string {
+  return hostAsMember
+    ? 'Warning: --host-as-member: the host runs every controller, a scheduler and a node, so plain objects ' +
+        'applied to it (templates) run on the host too and its controllers write their status'
+    : 'The host is a federation API server: no nodes and only the namespace, garbage-collector, token, CSR ' +
+        'and role-aggregation controllers, so plain objects applied to it are templates that nothing runs there';
 }
 
 function runningPids(pidFile: string): Array<{ pid: number; binary: string }> {

@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { FEDERATION_APISERVER_CONTROLLERS } from '../install/federation-apiserver.ts';
 import { CoreTypes, type KubeClient, type KubeObject } from '../kube/client/index.ts';
 import { renderKubeconfig, writeKubeconfigFile } from '../kube/kubeconfig/index.ts';
 import { ApiServer } from './apiserver.ts';
@@ -20,16 +21,28 @@ export interface FederationOptions {
   /**
    * What the host runs besides its apiserver. Default `none` (tests that need no more start faster);
    * `tokens`: the controllers a real host cluster has for what kubefed-ts relies on (namespace deletion,
-   * garbage collection of PropagatedVersions, service-account tokens); `workloads`: as a member with
-   * workloads (the full controller-manager, scheduler, kwok and a fake node), for a host that is also a member.
+   * garbage collection of PropagatedVersions, service-account tokens); `federation-apiserver`: the
+   * federation API server's layout, Karmada's controller list (FEDERATION_APISERVER_CONTROLLERS) and no
+   * nodes, so plain objects are templates nothing runs; `workloads`: as a member with workloads (the full
+   * controller-manager, scheduler, kwok and a fake node), for a host that is also a member.
    */
-  hostControllers?: 'none' | 'tokens' | 'workloads';
+  hostControllers?: HostControllers;
   /** Fake nodes per member when workloads run; each may carry zone/region labels. */
   nodes?: (cluster: string) => Array<{ name: string; labels?: Record<string, string> }>;
   /** Where state, logs and the kubeconfig go; a fresh temp dir by default (removed on stop unless keep). */
   dir?: string;
   keep?: boolean;
 }
+
+export type HostControllers = 'none' | 'tokens' | 'federation-apiserver' | 'workloads';
+
+/** What a cluster runs besides its apiserver when it does not run workloads. */
+type ClusterControllers = Exclude<HostControllers, 'workloads'>;
+
+const CONTROLLERS: Record<Exclude<ClusterControllers, 'none'>, readonly string[]> = {
+  tokens: TOKEN_CONTROLLERS,
+  'federation-apiserver': FEDERATION_APISERVER_CONTROLLERS,
+};
 
 /** One cluster of the federation: its apiserver plus whatever controllers it runs. */
 export class TestCluster {
@@ -57,7 +70,7 @@ export class TestCluster {
     return c;
   }
 
-  async start(opts: { controllers: 'none' | 'tokens' }): Promise<void> {
+  async start(opts: { controllers: ClusterControllers }): Promise<void> {
     await this.api.start();
     if (this.withWorkloads) {
       this.#components.push(
@@ -65,8 +78,8 @@ export class TestCluster {
         startScheduler(this.api),
         startKwok(this.api),
       );
-    } else if (opts.controllers === 'tokens') {
-      this.#components.push(startControllerManager(this.api, TOKEN_CONTROLLERS));
+    } else if (opts.controllers !== 'none') {
+      this.#components.push(startControllerManager(this.api, [...CONTROLLERS[opts.controllers]]));
     }
   }
 
@@ -123,7 +136,10 @@ export async function startFederation(opts: FederationOptions = {}): Promise<Fed
       const workloads = name === hostName ? opts.hostControllers === 'workloads' : Boolean(opts.workloads);
       clusters.push(new TestCluster(name, api, workloads));
     }
-    const hostControllers = opts.hostControllers === 'tokens' ? 'tokens' : 'none';
+    const hostControllers: ClusterControllers =
+      opts.hostControllers === undefined || opts.hostControllers === 'workloads'
+        ? 'none'
+        : opts.hostControllers;
     // Start in parallel: on two cores this is what keeps a 3-cluster start-up in seconds.
     await Promise.all(
       clusters.map((c) => c.start({ controllers: c.name === hostName ? hostControllers : 'tokens' })),

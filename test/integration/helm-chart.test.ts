@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { createPrivateKey, X509Certificate } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -23,16 +23,28 @@ import { ReplicaSchedulingPreferenceType } from '../../src/api/scheduling/v1alph
 import { defaultKubeFedConfigSpec, resolveKubeFedConfig } from '../../src/config/index.ts';
 import { defaultFederatedTypes } from '../../src/federation-types/default-types.ts';
 import { applyCrds, loadCrds } from '../../src/install/control-plane.ts';
+import {
+  FEDERATION_APISERVER_CONTROLLERS,
+  workloadControllersEnabled,
+} from '../../src/install/federation-apiserver.ts';
 import { CHART_CRD_DIR, renderChartFiles } from '../../src/install/manifests.ts';
-import { CoreTypes, type KubeClient, type KubeObject } from '../../src/kube/client/index.ts';
-import { renderKubeconfig, writeKubeconfigFile } from '../../src/kube/kubeconfig/index.ts';
+import { CoreTypes, KubeClient, type KubeObject } from '../../src/kube/client/index.ts';
+import {
+  loadKubeconfig,
+  renderKubeconfig,
+  restConfigForContext,
+  writeKubeconfigFile,
+} from '../../src/kube/kubeconfig/index.ts';
 import { REPO_ROOT } from '../../src/paths.ts';
+import { withoutProxy } from '../../src/testing/apiserver.ts';
 import { binary, helmBinary } from '../../src/testing/binaries.ts';
 import {
   type ControllerManagerProcess,
   startKubefedControllerManager,
 } from '../../src/testing/controller-manager-process.ts';
 import { type Federation, startFederation } from '../../src/testing/federation.ts';
+import { freePort, waitFor } from '../../src/testing/ports.ts';
+import { ManagedProcess } from '../../src/testing/process.ts';
 import { parsePrometheusText, value } from '../../src/testing/prometheus.ts';
 import { webhookConfigurations } from '../../src/webhook/index.ts';
 import {
@@ -895,6 +907,517 @@ global:
 });
 
 /** Timings that keep the live tests short: a 1 s health period and a 4 s lease. */
+describe('federationApiServer.enabled: a dedicated federation API server beside the controller manager', () => {
+  const FED = ['federationApiServer.enabled=true'];
+  let objs: Obj[];
+  before(async () => {
+    objs = await render(CLUSTER_NS, FED);
+  });
+
+  const containerOf = (name: string, kind = 'Deployment') => {
+    const c = find<DeploymentObj>(objs, kind, name).spec.template.spec.containers[0];
+    assert.ok(c, `${kind} ${name} has a container`);
+    return c;
+  };
+  const flag = (c: Container, name: string) =>
+    [...c.command, ...(c.args ?? [])].find((a) => a.startsWith(`${name}=`))?.slice(name.length + 1);
+  const secretData = (name: string) =>
+    find<Obj & { data: Record<string, string> }>(objs, 'Secret', name).data;
+  const decoded = (data: Record<string, string>, key: string) =>
+    Buffer.from(data[key] ?? '', 'base64').toString('utf8');
+  const configMapDataOf = (list: Obj[], name: string) =>
+    find<Obj & { data: Record<string, string> }>(list, 'ConfigMap', name).data;
+  const configMapData = (name: string) => configMapDataOf(objs, name);
+  /** What a client makes of a kubeconfig (our loader, as the controller manager reads its --kubeconfig). */
+  const restConfigOf = (text: string) => {
+    const file = join(helmHome, 'federation-apiserver.kubeconfig');
+    writeFileSync(file, text);
+    return restConfigForContext(loadKubeconfig({ kubeconfig: file }));
+  };
+  const docsOf = (yaml: string) =>
+    parseAllDocuments(yaml)
+      .map((d) => d.toJS() as Obj | null)
+      .filter((o): o is Obj => o !== null);
+
+  test('off by default: no federation API server object is rendered', async () => {
+    const plain = await render(CLUSTER_NS);
+    assert.deepEqual(
+      plain.filter((o) => o.metadata.name?.startsWith('kubefed-federation-apiserver')).map((o) => o.kind),
+      [],
+    );
+  });
+
+  test("its kube-controller-manager runs Karmada's controllers and no workload controller", async () => {
+    const kcm = containerOf('kubefed-federation-apiserver-controller-manager');
+    assert.equal(kcm.image, 'registry.k8s.io/kube-controller-manager:v1.36.3');
+    const controllers = flag(kcm, '--controllers');
+    assert.equal(controllers, FEDERATION_APISERVER_CONTROLLERS.join(','));
+    assert.deepEqual(workloadControllersEnabled(controllers), []);
+    for (const bad of [
+      'deployment-controller',
+      'replicaset',
+      'statefulset-controller',
+      'daemonset',
+      'job-controller',
+      '*',
+    ]) {
+      const r = await helm([
+        'template',
+        RELEASE,
+        CHART,
+        ...FED.flatMap((s) => ['--set', s]),
+        '--set',
+        `federationApiServer.controllerManager.controllers={namespace-controller,${bad}}`,
+      ]);
+      assert.notEqual(r.code, 0, bad);
+      assert.match(r.stderr, /must not run/, bad);
+    }
+    // It signs tokens with the key the API server verifies, and reaches the API server by its Service.
+    assert.equal(flag(kcm, '--service-account-private-key-file'), '/etc/kubernetes/pki/sa.key');
+    assert.equal(flag(kcm, '--use-service-account-credentials'), 'true');
+    assert.equal(
+      restConfigOf(decoded(secretData('kubefed-federation-apiserver-pki'), 'controller-manager.kubeconfig'))
+        .server,
+      `https://kubefed-federation-apiserver.${CLUSTER_NS}.svc:443`,
+    );
+  });
+
+  test('kube-apiserver: TLS etcd, the tokens, its Service; etcd: a StatefulSet with a claim, or an emptyDir', async () => {
+    const api = containerOf('kubefed-federation-apiserver');
+    assert.equal(api.image, 'registry.k8s.io/kube-apiserver:v1.36.3');
+    assert.equal(
+      flag(api, '--etcd-servers'),
+      `https://kubefed-federation-apiserver-etcd.${CLUSTER_NS}.svc:2379`,
+    );
+    assert.equal(flag(api, '--authorization-mode'), 'RBAC');
+    assert.equal(flag(api, '--token-auth-file'), '/etc/kubernetes/pki/tokens.csv');
+    const pki = secretData('kubefed-federation-apiserver-pki');
+    const tokens = decoded(pki, 'tokens.csv').trim().split('\n');
+    assert.deepEqual(
+      tokens.map((l) => l.split(',').slice(1).join(',')),
+      [
+        'kubefed-ts-admin,kubefed-ts-admin,"system:masters"',
+        'system:kube-controller-manager,system:kube-controller-manager',
+      ],
+    );
+    const svc = find<Obj & { spec: { selector: unknown; ports: unknown[]; type: string } }>(
+      objs,
+      'Service',
+      'kubefed-federation-apiserver',
+    );
+    assert.deepEqual(svc.spec.selector, { 'kubefed-control-plane': 'federation-apiserver' });
+    assert.deepEqual(svc.spec.ports, [{ name: 'https', port: 443, targetPort: 6443, protocol: 'TCP' }]);
+    // One CA signs the serving certificates and etcd's only accepted client.
+    const pem = (k: string) => Buffer.from(pki[k] ?? '', 'base64');
+    const ca = new X509Certificate(pem('ca.crt'));
+    for (const [cert, key, hosts] of [
+      ['apiserver.crt', 'apiserver.key', [`kubefed-federation-apiserver.${CLUSTER_NS}.svc`, 'localhost']],
+      ['etcd-server.crt', 'etcd-server.key', [`kubefed-federation-apiserver-etcd.${CLUSTER_NS}.svc`]],
+      ['etcd-client.crt', 'etcd-client.key', []],
+    ] as const) {
+      const x = new X509Certificate(pem(cert));
+      assert.ok(x.checkIssued(ca) && x.verify(ca.publicKey), `${cert} not signed by the CA`);
+      assert.ok(x.checkPrivateKey(createPrivateKey(pem(key))), key);
+      for (const h of hosts) assert.ok(x.checkHost(h), `${cert} not valid for ${h}: ${x.subjectAltName}`);
+    }
+    assert.ok(new X509Certificate(pem('apiserver.crt')).checkIP('127.0.0.1'));
+
+    const etcd = find<
+      Obj & {
+        spec: {
+          volumeClaimTemplates?: unknown[];
+          template: { spec: PodSpec & { volumes: Array<Record<string, unknown>> } };
+        };
+      }
+    >(objs, 'StatefulSet', 'kubefed-federation-apiserver-etcd');
+    assert.equal(etcd.spec.template.spec.containers[0]?.image, 'registry.k8s.io/etcd:3.6.14-0');
+    assert.equal(etcd.spec.volumeClaimTemplates?.length, 1);
+    assert.ok(!etcd.spec.template.spec.volumes.some((v) => v['name'] === 'data'));
+    const ephemeral = find<typeof etcd>(
+      await render(CLUSTER_NS, [...FED, 'federationApiServer.etcd.storage.type=emptyDir']),
+      'StatefulSet',
+      'kubefed-federation-apiserver-etcd',
+    );
+    assert.equal(ephemeral.spec.volumeClaimTemplates, undefined);
+    assert.deepEqual(
+      ephemeral.spec.template.spec.volumes.find((v) => v['name'] === 'data'),
+      { name: 'data', emptyDir: {} },
+    );
+    const bad = await helm([
+      'template',
+      RELEASE,
+      CHART,
+      '--set',
+      FED[0] ?? '',
+      '--set',
+      'federationApiServer.etcd.storage.type=hostPath',
+    ]);
+    assert.notEqual(bad.code, 0);
+  });
+
+  test('the controller manager serves the federation API server, as kubefed-ts-admin', () => {
+    const c = containerOf('kubefed-controller-manager');
+    const mountPath = '/etc/kubefed-ts/federation-apiserver';
+    assert.equal(flag(c, '--kubeconfig'), `${mountPath}/kubeconfig`);
+    const pod = find<DeploymentObj>(objs, 'Deployment', 'kubefed-controller-manager').spec.template.spec;
+    const mount = c.volumeMounts?.find((m) => m.mountPath === mountPath);
+    assert.ok(mount?.readOnly);
+    assert.equal(
+      pod.volumes?.find((v) => v.name === mount.name)?.secret?.secretName,
+      'kubefed-federation-apiserver-kubeconfig',
+    );
+    const rest = restConfigOf(decoded(secretData('kubefed-federation-apiserver-kubeconfig'), 'kubeconfig'));
+    assert.equal(rest.server, `https://kubefed-federation-apiserver.${CLUSTER_NS}.svc:443`);
+    const pki = secretData('kubefed-federation-apiserver-pki');
+    assert.equal(rest.caData?.toString('base64'), pki['ca.crt']);
+    assert.equal(rest.token, decoded(pki, 'admin.token'));
+    // Nothing of this cluster's: no token mounted, no role or binding rendered for it here.
+    assert.equal(pod.automountServiceAccountToken, false);
+    assert.deepEqual(
+      objs.filter((o) => /^(Cluster)?Role(Binding)?$/.test(o.kind ?? '')).map((o) => o.metadata.name),
+      [],
+    );
+  });
+
+  test('FTCs, KubeFedConfig, aggregated roles and webhook configurations go to the federation API server, through the install Job', async () => {
+    const plain = await render(CLUSTER_NS);
+    for (const kind of [
+      'FederatedTypeConfig',
+      'KubeFedConfig',
+      'ValidatingWebhookConfiguration',
+      'MutatingWebhookConfiguration',
+    ])
+      assert.ok(!objs.some((o) => o.kind === kind), `${kind} rendered for the installing cluster`);
+    const objects = configMapData('kubefed-federation-apiserver-objects');
+    assert.deepEqual(Object.keys(objects), [
+      '00-namespace.yaml',
+      '10-kubefedconfig.yaml',
+      '20-federatedtypeconfigs.yaml',
+      '30-aggregated-clusterroles.yaml',
+    ]);
+    assert.deepEqual(docsOf(objects['00-namespace.yaml'] ?? ''), [
+      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: CLUSTER_NS, labels: { name: CLUSTER_NS } } },
+    ]);
+    assert.deepEqual(
+      docsOf(objects['10-kubefedconfig.yaml'] ?? ''),
+      plain.filter((o) => o.kind === 'KubeFedConfig'),
+    );
+    assert.deepEqual(
+      docsOf(objects['20-federatedtypeconfigs.yaml'] ?? ''),
+      defaultFederatedTypes(CLUSTER_NS).ftcs,
+    );
+    assert.deepEqual(
+      docsOf(objects['30-aggregated-clusterroles.yaml'] ?? ''),
+      plain.filter((o) => /^kubefed-(admin|edit|view)$/.test(o.metadata.name ?? '')),
+    );
+    const withoutRoles = await render(CLUSTER_NS, [...FED, 'aggregatedClusterRoles.enabled=false']);
+    assert.ok(
+      !(
+        '30-aggregated-clusterroles.yaml' in
+        configMapDataOf(withoutRoles, 'kubefed-federation-apiserver-objects')
+      ),
+    );
+    const crds = configMapData('kubefed-federation-apiserver-crds');
+    for (const [rel, content] of renderChartFiles()) {
+      if (rel.startsWith(`${CHART_CRD_DIR}/`))
+        assert.equal(crds[rel.slice(CHART_CRD_DIR.length + 1)], content, rel);
+    }
+    assert.equal(Object.keys(crds).length, loadCrds(join(REPO_ROOT, CHART_CRD_DIR)).length);
+    // The webhooks by URL (the federation API server resolves no Service of this cluster), same paths and CA.
+    const configurations = docsOf(
+      configMapData('kubefed-federation-apiserver-webhooks')['webhook-configurations.yaml'] ?? '',
+    );
+    const caBundle = secretData('kubefed-admission-webhook-serving-cert')['ca.crt'];
+    const hooks = (list: Obj[]) =>
+      list.flatMap(
+        (o) => (o as Obj & { webhooks: Array<WebhookObj & { clientConfig: { url?: string } }> }).webhooks,
+      );
+    // In the file's order (Helm's install order puts the mutating one first in a release).
+    const want = hooks(
+      ['ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration'].flatMap((k) =>
+        plain.filter((o) => o.kind === k),
+      ),
+    );
+    const got = hooks(configurations);
+    assert.deepEqual(
+      configurations.map((o) => o.kind),
+      ['ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration'],
+    );
+    assert.deepEqual(
+      got.map((w) => [w.name, w.clientConfig.url, w.clientConfig.caBundle, w.clientConfig.service]),
+      want.map((w) => [
+        w.name,
+        `https://kubefed-admission-webhook.${CLUSTER_NS}.svc:443${w.clientConfig.service.path}`,
+        caBundle,
+        undefined,
+      ]),
+    );
+    assert.deepEqual(
+      got.map((w) => w.rules),
+      want.map((w) => w.rules),
+    );
+    // The Job: after install and upgrade, CRDs, then (established) the objects, then the webhooks.
+    const job = find<
+      Obj & {
+        metadata: { annotations: Record<string, string> };
+        spec: { template: { spec: PodSpec & { initContainers: Container[] } } };
+      }
+    >(objs, 'Job', 'kubefed-federation-apiserver-install');
+    assert.equal(job.metadata.annotations['helm.sh/hook'], 'post-install,post-upgrade');
+    const steps = [...job.spec.template.spec.initContainers, ...job.spec.template.spec.containers];
+    assert.deepEqual(
+      steps.map((s) => s.command.slice(2, 3).concat(s.command.slice(-1))),
+      [
+        ['apply', '/manifests/crds'],
+        ['wait', '/manifests/crds'],
+        ['apply', '/manifests/objects'],
+        ['apply', '/manifests/webhooks'],
+      ],
+    );
+    for (const s of steps)
+      assert.equal(s.command[1], '--kubeconfig=/etc/kubefed-ts/federation-apiserver/kubeconfig');
+  });
+
+  test('needs the controller manager, and Helm-made certificates (cert-manager cannot inject into it)', async () => {
+    for (const bad of ['controllermanager.enabled=false', 'controllermanager.certManager.enabled=true']) {
+      const r = await helm(['template', RELEASE, CHART, '--set', FED[0] ?? '', '--set', bad]);
+      assert.notEqual(r.code, 0, bad);
+    }
+    const lint = await helm(['lint', CHART, '--strict', '--set', FED[0] ?? '']);
+    assert.equal(lint.code, 0, lint.stdout + lint.stderr);
+  });
+});
+
+describe("federationApiServer: the chart's etcd, kube-apiserver and kube-controller-manager, run from their rendered commands", () => {
+  const ns = 'kube-federation-system';
+  const dir = mkdtempSync(join(tmpdir(), 'kubefed-ts-chart-fedapi-'));
+  const procs: ManagedProcess[] = [];
+  let objs: Obj[];
+  let client: KubeClient | undefined;
+  let kubeconfig = '';
+  const ports = new Map<number, number>();
+
+  /** A container's command as it would run in its pod, here: mounted files in dir, loopback, free ports. */
+  function localCommand(c: Container): string[] {
+    const port = (p: string) => String(ports.get(Number(p)) ?? p);
+    return c.command.slice(1).map((a) =>
+      a
+        .replaceAll(/\/etc\/(etcd|kubernetes)\/pki\//g, `${dir}/pki/`)
+        .replace('/var/lib/etcd', join(dir, 'etcd'))
+        .replace('$(POD_IP)', '127.0.0.1')
+        .replaceAll('0.0.0.0', '127.0.0.1')
+        .replace(`kubefed-federation-apiserver-etcd.${ns}.svc`, '127.0.0.1')
+        .replaceAll(/:(2379|2380|2381)\b/g, (_, p: string) => `:${port(p)}`)
+        .replace(/^--secure-port=(\d+)$/, (_, p: string) => `--secure-port=${port(p)}`),
+    );
+  }
+  const containerOf = (kind: string, name: string) => {
+    const c = find<DeploymentObj>(objs, kind, name).spec.template.spec.containers[0];
+    assert.ok(c);
+    return c;
+  };
+  /** A kubeconfig of the chart's, pointed at the local API server instead of the in-cluster Service. */
+  const localKubeconfig = (text: string) =>
+    text.replace(
+      `https://kubefed-federation-apiserver.${ns}.svc:443`,
+      `https://127.0.0.1:${ports.get(6443)}`,
+    );
+
+  before(async () => {
+    objs = await render(ns, [
+      'federationApiServer.enabled=true',
+      'federationApiServer.etcd.storage.type=emptyDir',
+    ]);
+    for (const p of [2379, 2380, 2381, 6443, 10257]) ports.set(p, await freePort());
+    mkdirSync(join(dir, 'pki'), { recursive: true });
+    const pki = find<Obj & { data: Record<string, string> }>(
+      objs,
+      'Secret',
+      'kubefed-federation-apiserver-pki',
+    ).data;
+    for (const [k, v] of Object.entries(pki)) {
+      const text = Buffer.from(v, 'base64').toString('utf8');
+      writeFileSync(join(dir, 'pki', k), k.endsWith('.kubeconfig') ? localKubeconfig(text) : text, {
+        mode: 0o600,
+      });
+    }
+    const admin = find<Obj & { data: Record<string, string> }>(
+      objs,
+      'Secret',
+      'kubefed-federation-apiserver-kubeconfig',
+    ).data;
+    kubeconfig = join(dir, 'admin.kubeconfig');
+    writeFileSync(
+      kubeconfig,
+      localKubeconfig(Buffer.from(admin['kubeconfig'] ?? '', 'base64').toString('utf8')),
+    );
+    const etcd = containerOf('StatefulSet', 'kubefed-federation-apiserver-etcd');
+    procs.push(
+      ManagedProcess.start('fedapi-etcd', binary('etcd'), localCommand(etcd), {
+        logFile: join(dir, 'etcd.log'),
+      }),
+    );
+    const api = containerOf('Deployment', 'kubefed-federation-apiserver');
+    const apiserver = ManagedProcess.start(
+      'fedapi-kube-apiserver',
+      binary('kube-apiserver'),
+      localCommand(api),
+      {
+        logFile: join(dir, 'kube-apiserver.log'),
+        env: withoutProxy(process.env),
+      },
+    );
+    procs.push(apiserver);
+    client = new KubeClient(restConfigForContext(loadKubeconfig({ kubeconfig })), {
+      name: 'federation-apiserver',
+    });
+    const c = client;
+    await waitFor(
+      'the federation API server to be ready (as kubefed-ts-admin, through its TLS etcd)',
+      async () => {
+        if (!apiserver.running) throw new Error(`kube-apiserver exited:\n${apiserver.tail()}`);
+        const r = await c.requestRaw('GET', '/readyz');
+        return r.statusCode === 200 && r.body === 'ok';
+      },
+      { timeoutMs: 60_000, describe: () => apiserver.tail() },
+    );
+    const kcm = containerOf('Deployment', 'kubefed-federation-apiserver-controller-manager');
+    procs.push(
+      ManagedProcess.start(
+        'fedapi-kube-controller-manager',
+        binary('kube-controller-manager'),
+        localCommand(kcm),
+        {
+          logFile: join(dir, 'kube-controller-manager.log'),
+          env: withoutProxy(process.env),
+        },
+      ),
+    );
+  });
+  after(async () => {
+    await client?.close();
+    for (const p of procs.reverse()) await p.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test("the install Job's steps, then the controller manager serves it; templates do not run, namespaces are deleted", async () => {
+    assert.ok(client);
+    const fedClient = client;
+    const kubectlFed = (args: string[]) => run(binary('kubectl'), ['--kubeconfig', kubeconfig, ...args]);
+    const manifests = join(dir, 'manifests');
+    for (const [volume, configMap] of [
+      ['crds', 'kubefed-federation-apiserver-crds'],
+      ['objects', 'kubefed-federation-apiserver-objects'],
+      ['webhooks', 'kubefed-federation-apiserver-webhooks'],
+    ] as const) {
+      mkdirSync(join(manifests, volume), { recursive: true });
+      const data = find<Obj & { data: Record<string, string> }>(objs, 'ConfigMap', configMap).data;
+      for (const [key, content] of Object.entries(data)) writeFileSync(join(manifests, volume, key), content);
+    }
+    const job = find<Obj & { spec: { template: { spec: PodSpec & { initContainers: Container[] } } } }>(
+      objs,
+      'Job',
+      'kubefed-federation-apiserver-install',
+    );
+    for (const step of [...job.spec.template.spec.initContainers, ...job.spec.template.spec.containers]) {
+      const args = step.command.slice(2).map((a) => a.replace(/^\/manifests\//, `${manifests}/`));
+      // No webhook pod answers here, and they fail closed: the webhook configurations only dry-run.
+      if (step.name === 'apply-webhook-configurations') args.push('--dry-run=server');
+      const r = await kubectlFed(args);
+      assert.equal(r.code, 0, `${step.name}: ${r.stderr}`);
+    }
+
+    // The controller manager with the chart's flags and kubeconfig: it runs its controllers there.
+    const c = containerOf('Deployment', 'kubefed-controller-manager');
+    const flags = [...c.command.slice(2), ...(c.args ?? [])].filter(
+      (f) => !f.startsWith('--v=') && !f.startsWith('--kubeconfig='),
+    );
+    const cm = await startKubefedControllerManager({
+      kubeconfig,
+      context: 'federation-apiserver',
+      namespace: ns,
+      logFile: join(dir, 'controller-manager.log'),
+      args: flags,
+    });
+    procs.push(cm.process);
+    await eventually(
+      'the FederatedTypeConfig deployments.apps reconciled by the controller manager',
+      () =>
+        fedClient.get<Obj & { status?: { observedGeneration?: number } }>(
+          FederatedTypeConfigType,
+          'deployments.apps',
+          ns,
+        ),
+      (f) => (f?.status?.observedGeneration ?? 0) > 0,
+      60_000,
+    );
+
+    // A plain Deployment is a template here: no node, no deployment controller. The namespace controller
+    // (with its own ServiceAccount's token, minted by this kube-controller-manager) does run: deleting a
+    // namespace after the Deployment was created finishes, so the controllers have had their chance.
+    assert.deepEqual((await client.list(CoreTypes.nodes)).items, []);
+    const template = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web', namespace: 'default' },
+      spec: {
+        replicas: 2,
+        selector: { matchLabels: { app: 'web' } },
+        template: {
+          metadata: { labels: { app: 'web' } },
+          spec: { containers: [{ name: 'web', image: 'nginx' }] },
+        },
+      },
+    };
+    const deployments = {
+      group: 'apps',
+      version: 'v1',
+      plural: 'deployments',
+      namespaced: true,
+      kind: 'Deployment',
+    };
+    const replicasets = {
+      group: 'apps',
+      version: 'v1',
+      plural: 'replicasets',
+      namespaced: true,
+      kind: 'ReplicaSet',
+    };
+    await client.create(deployments, template);
+    await client.create(CoreTypes.namespaces, {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: 'doomed' },
+    });
+    await client.create(CoreTypes.configMaps, {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'c', namespace: 'doomed' },
+    });
+    await client.delete(CoreTypes.namespaces, 'doomed');
+    await eventually(
+      'the namespace doomed deleted by the namespace controller',
+      () => getOrUndefined(fedClient, CoreTypes.namespaces, 'doomed'),
+      (n) => n === undefined,
+      90_000,
+    );
+    const web = await client.get<Obj & { status?: unknown }>(deployments, 'web', 'default');
+    assert.equal(
+      web.status === undefined || Object.keys(web.status as object).length === 0,
+      true,
+      JSON.stringify(web.status),
+    );
+    assert.deepEqual((await client.list(replicasets, { namespace: 'default' })).items, []);
+    // Its clusterrole-aggregation-controller made the chart's roles part of admin.
+    await eventually(
+      'the admin ClusterRole to aggregate kubefed-admin',
+      () => fedClient.get<Obj & { rules?: PolicyRule[] }>(CoreTypes.clusterRoles, 'admin'),
+      (r) => Boolean(r.rules?.some((x) => x.apiGroups?.includes('types.kubefed.io'))),
+      60_000,
+    );
+  });
+});
+
 const FAST = [
   'controllermanager.clusterHealthCheckPeriod=1s',
   'controllermanager.clusterHealthCheckTimeout=1s',
@@ -1521,5 +2044,71 @@ describe('charts/kubefed-ts on a real kube-apiserver', () => {
     );
     assert.deepEqual(forbidden(cm), []);
     await cm.process.stop();
+  });
+
+  test("federationApiServer: its objects pass a server-side dry run; the install Job's steps apply its manifests", async () => {
+    const ns = 'kubefed-fedapi';
+    await ensureNamespace(ns);
+    const objs = await render(ns, ['federationApiServer.enabled=true']);
+    const file = join(dir, 'fedapi.yaml');
+    writeFileSync(file, objs.map((o) => `---\n${JSON.stringify(o)}\n`).join(''));
+    // Forced: earlier tests patched the chart's cluster-wide roles (a dry run changes nothing anyway).
+    const dry = await kubectl([
+      'apply',
+      '--server-side',
+      '--force-conflicts',
+      '--dry-run=server',
+      '--field-manager=chart-test',
+      '-f',
+      file,
+    ]);
+    assert.equal(dry.code, 0, `kubectl apply --dry-run=server: ${dry.stderr}`);
+    assert.equal(
+      (dry.stdout.match(/serverside-applied \(server dry run\)/g) ?? []).length,
+      objs.length,
+      dry.stdout,
+    );
+    for (const name of [
+      'statefulset.apps/kubefed-federation-apiserver-etcd',
+      'deployment.apps/kubefed-federation-apiserver',
+      'deployment.apps/kubefed-federation-apiserver-controller-manager',
+      'job.batch/kubefed-federation-apiserver-install',
+    ])
+      assert.match(dry.stdout, new RegExp(`^${name} serverside-applied`, 'm'));
+
+    // The Job's kubectl commands, verbatim but for the kubeconfig and the mount paths, with this API server
+    // as the federation API server (the webhooks only dry-run: no webhook pod answers here).
+    const manifests = join(dir, 'fedapi-manifests');
+    for (const [volume, configMap] of [
+      ['crds', 'kubefed-federation-apiserver-crds'],
+      ['objects', 'kubefed-federation-apiserver-objects'],
+      ['webhooks', 'kubefed-federation-apiserver-webhooks'],
+    ] as const) {
+      mkdirSync(join(manifests, volume), { recursive: true });
+      const data = find<Obj & { data: Record<string, string> }>(objs, 'ConfigMap', configMap).data;
+      for (const [key, content] of Object.entries(data)) writeFileSync(join(manifests, volume, key), content);
+    }
+    const job = find<Obj & { spec: { template: { spec: PodSpec & { initContainers: Container[] } } } }>(
+      objs,
+      'Job',
+      'kubefed-federation-apiserver-install',
+    );
+    for (const step of [...job.spec.template.spec.initContainers, ...job.spec.template.spec.containers]) {
+      const args = step.command.slice(2).map((a) => a.replace(/^\/manifests\//, `${manifests}/`));
+      if (step.name === 'apply-webhook-configurations') args.push('--dry-run=server');
+      const r = await kubectl(args);
+      assert.equal(r.code, 0, `${step.name}: ${r.stderr}`);
+      if (step.name === 'apply-webhook-configurations')
+        assert.equal((r.stdout.match(/serverside-applied \(server dry run\)/g) ?? []).length, 2, r.stdout);
+    }
+    const cfg = await host.get<Obj & { spec: KubeFedConfigSpec }>(KubeFedConfigType, 'kubefed', ns);
+    assert.equal(cfg.spec.scope, 'Cluster');
+    const ftcs = await host.list(FederatedTypeConfigType, { namespace: ns });
+    assert.deepEqual(
+      ftcs.items.map((f) => f.metadata.name).sort(),
+      defaultFederatedTypes(ns)
+        .ftcs.map((f) => f.metadata.name)
+        .sort(),
+    );
   });
 });

@@ -5,7 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { PropagatedVersionType } from '../../src/api/core/v1alpha1/index.ts';
-import { KubeClient, type KubeObject } from '../../src/kube/client/index.ts';
+import {
+  FEDERATION_APISERVER_CONTROLLERS,
+  workloadControllersEnabled,
+} from '../../src/install/federation-apiserver.ts';
+import { CoreTypes, KubeClient, type KubeObject } from '../../src/kube/client/index.ts';
 import { loadKubeconfig, restConfigForContext } from '../../src/kube/kubeconfig/index.ts';
 import { REPO_ROOT } from '../../src/paths.ts';
 import { MANAGED_LABEL } from '../../src/propagation/constants.ts';
@@ -60,6 +64,22 @@ function assertStopped(pids: number[]): void {
 
 const gone = (o: unknown) => o === undefined;
 
+/** The --controllers of the kube-controller-manager local-up started for a cluster (read from /proc). */
+function controllersOf(dir: string, cluster: string): string | undefined {
+  const kubeconfig = `--kubeconfig=${join(dir, 'clusters', cluster, 'admin.kubeconfig')}`;
+  for (const pid of recordedPids(dir)) {
+    let args: string[] = [];
+    try {
+      args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    } catch {
+      continue;
+    }
+    if (args[0]?.endsWith('kube-controller-manager') && args.includes(kubeconfig))
+      return args.find((a) => a.startsWith('--controllers='))?.slice('--controllers='.length);
+  }
+  assert.fail(`no kube-controller-manager of ${cluster} among the recorded pids`);
+}
+
 describe('the README commands', () => {
   const dir = join(mkdtempSync(join(tmpdir(), 'kubefed-ts-local-up-')), 'federation');
   let clients: ReturnType<typeof clientsOf> | undefined;
@@ -99,6 +119,8 @@ describe('the README commands', () => {
   test('local-up brings up a host and two members, joined and Ready, with the sample propagated', async () => {
     const up = await kubefedctl(['local-up', '--dir', dir]);
     assert.equal(up.code, 0, up.stderr);
+    assert.match(up.stdout, /The host is a federation API server: .*templates that nothing runs there/);
+    assert.doesNotMatch(up.stdout, /Warning/);
     assert.match(up.stdout, /^cluster1\s+\S+\s+True\s+v1\.36\.3$/m);
     assert.match(up.stdout, /^cluster2\s+\S+\s+True\s+v1\.36\.3$/m);
     // The embedded sample (KubeFed's example/sample1) is propagated: 3 replicas in cluster1, 5 in cluster2.
@@ -130,8 +152,19 @@ describe('the README commands', () => {
     assert.match(again.stderr, /already running/);
   });
 
+  test("the host is a federation API server: no nodes, no workload controller, Karmada's list", async () => {
+    clients ??= clientsOf(join(dir, 'kubeconfig'));
+    const nodes = await clients.client('host').list(CoreTypes.nodes);
+    assert.deepEqual(nodes.items, []);
+    const controllers = controllersOf(dir, 'host');
+    assert.equal(controllers, FEDERATION_APISERVER_CONTROLLERS.join(','));
+    assert.deepEqual(workloadControllersEnabled(controllers), []);
+    // A member, by contrast, runs them all.
+    assert.ok(workloadControllersEnabled(controllersOf(dir, 'cluster1')).includes('deployment-controller'));
+  });
+
   test("the host's garbage collector removes a deleted federated object's PropagatedVersion", async () => {
-    clients = clientsOf(join(dir, 'kubeconfig'));
+    clients ??= clientsOf(join(dir, 'kubeconfig'));
     const host = clients.client('host');
     const members = ['cluster1', 'cluster2'].map((m) => clients?.client(m) as KubeClient);
     const fcm = await host.get<FedObject>(T.fcm, 'test-configmap', 'test-namespace');
@@ -221,6 +254,8 @@ describe('local-up --host-as-member', () => {
     const up = await kubefedctl(['local-up', '--dir', dir, '--members', 'cluster1', '--host-as-member']);
     assert.equal(up.code, 0, up.stderr);
     assert.match(up.stdout, /Joined host\n/);
+    assert.match(up.stdout, /Warning: --host-as-member: .*run on the host too/);
+    assert.doesNotMatch(up.stdout, /The host is a federation API server/);
     assert.match(up.stdout, /^host\s+\S+\s+True\s+v1\.36\.3$/m);
     assert.match(up.stdout, /^cluster1\s+\S+\s+True\s+v1\.36\.3$/m);
     // The host runs workloads like any member: the sample's Deployment (3 replicas) comes up there too.

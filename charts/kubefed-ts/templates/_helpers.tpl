@@ -131,11 +131,17 @@ failurePolicy: Fail
 {{- end }}
 timeoutSeconds: {{ $timeout }}
 clientConfig:
+  {{- if include "kubefed-ts.federationApiServer" $ }}
+  # The federation API server runs in this cluster, but resolves Services in its own (empty) API: it calls
+  # the webhook by this cluster's DNS name, as karmada-apiserver calls karmada-webhook.
+  url: https://kubefed-admission-webhook.{{ $.Release.Namespace }}.svc:443{{ $path }}
+  {{- else }}
   service:
     namespace: {{ $.Release.Namespace }}
     name: kubefed-admission-webhook
     path: {{ $path }}
     port: 443
+  {{- end }}
   {{- if $caBundle }}
   caBundle: {{ $caBundle }}
   {{- end }}
@@ -146,4 +152,76 @@ namespaceSelector:
   matchLabels:
     kubernetes.io/metadata.name: {{ $.Release.Namespace }}
 {{- end }}
+{{- end -}}
+
+{{/*
+"true" when federationApiServer.enabled: the chart deploys a federation API server and the controller
+manager serves it (docs/federation-apiserver.md). It needs the controller manager.
+*/}}
+{{- define "kubefed-ts.federationApiServer" -}}
+{{- if (.Values.federationApiServer | default dict).enabled -}}
+{{- if not (include "kubefed-ts.enabled" .) -}}
+{{- fail "federationApiServer.enabled needs controllermanager.enabled: the federation API server is served by the controller manager" -}}
+{{- end -}}
+true
+{{- end -}}
+{{- end -}}
+
+{{/* The federation API server's address inside the installing cluster (its Service, port 443). */}}
+{{- define "kubefed-ts.federationApiServerUrl" -}}
+https://kubefed-federation-apiserver.{{ .Release.Namespace }}.svc:443
+{{- end -}}
+
+{{/* An image reference from {repository, tag}: the federation API server's components. */}}
+{{- define "kubefed-ts.componentImage" -}}
+{{- $i := . | default dict -}}
+{{ required "an image repository" $i.repository }}:{{ required "an image tag" $i.tag | toString }}
+{{- end -}}
+
+{{/*
+A kubeconfig for the federation API server; called with (list <server> <base64 CA> <token>). Its one
+context is named federation-apiserver.
+*/}}
+{{- define "kubefed-ts.federationKubeconfig" -}}
+apiVersion: v1
+kind: Config
+clusters:
+  - name: federation-apiserver
+    cluster:
+      server: {{ index . 0 }}
+      certificate-authority-data: {{ index . 1 }}
+users:
+  - name: federation-apiserver
+    user:
+      token: {{ index . 2 }}
+contexts:
+  - name: federation-apiserver
+    context:
+      cluster: federation-apiserver
+      user: federation-apiserver
+current-context: federation-apiserver
+{{- end -}}
+
+{{/*
+The federation API server's kube-controller-manager --controllers from a list; fails on an empty list and
+on `*` or any workload controller (canonical name or pre-v1.28 alias), which would run the templates and
+overwrite their status (src/install/federation-apiserver.ts has the same list).
+*/}}
+{{- define "kubefed-ts.federationControllers" -}}
+{{- $list := . | default list -}}
+{{- if not $list -}}
+{{- fail "federationApiServer.controllerManager.controllers must name the controllers to run" -}}
+{{- end -}}
+{{- $workload := list "*" "deployment-controller" "deployment" "replicaset-controller" "replicaset" "statefulset-controller" "statefulset" "daemonset-controller" "daemonset" "job-controller" "job" "cronjob-controller" "cronjob" "replicationcontroller-controller" "replicationcontroller" "horizontal-pod-autoscaler-controller" "horizontalpodautoscaling" "disruption-controller" "disruption" -}}
+{{- range $list -}}
+{{- if has (toString .) $workload -}}
+{{- fail (printf "federationApiServer.controllerManager.controllers must not run %q: templates would run on the federation API server and their status be overwritten" (toString .)) -}}
+{{- end -}}
+{{- end -}}
+{{ join "," $list }}
+{{- end -}}
+
+{{/* "true" when the aggregated kubefed-admin/edit/view ClusterRoles are installed (aggregatedClusterRoles.enabled). */}}
+{{- define "kubefed-ts.aggregatedClusterRoles.enabled" -}}
+{{- if and (include "kubefed-ts.enabled" .) (eq (include "kubefed-ts.or" (list (.Values.aggregatedClusterRoles | default dict).enabled true)) "true") -}}true{{- end -}}
 {{- end -}}
