@@ -129,7 +129,7 @@ describe('native resources placed by Karmada policies', () => {
     fed = await startFederation({
       members: ['cluster1', 'cluster2'],
       workloads: true,
-      hostControllers: 'tokens',
+      hostControllers: 'federation-apiserver',
     });
     ({ host, cm } = await startPropagation(fed));
     c1 = fed.cluster('cluster1').client();
