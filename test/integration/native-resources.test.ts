@@ -598,6 +598,65 @@ describe('native resources placed by Karmada policies', () => {
     assert.equal(await member(c1, WIDGET, 'w1'), undefined);
   });
 
+  test('a Service and a Job: each member allocates its own cluster IP and Job selector', async () => {
+    const SVC: ResourceType = {
+      group: '',
+      version: 'v1',
+      plural: 'services',
+      namespaced: true,
+      kind: 'Service',
+    };
+    const JOB: ResourceType = {
+      group: 'batch',
+      version: 'v1',
+      plural: 'jobs',
+      namespaced: true,
+      kind: 'Job',
+    };
+    await host.create(
+      PolicyTypes.PropagationPolicy,
+      pp('svc-job', {
+        resourceSelectors: [
+          selector('Service', { name: 'api' }),
+          selector('Job', { name: 'once' }, 'batch/v1'),
+        ],
+        placement: onClusters('cluster1'),
+      }),
+    );
+    await host.create(SVC, {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'api', namespace: NSA },
+      spec: { selector: { app: 'api' }, ports: [{ port: 80 }] },
+    } as KubeObject);
+    await host.create(JOB, {
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      metadata: { name: 'once', namespace: NSA },
+      spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] } } },
+    } as KubeObject);
+    const hostSvc = await host.get<Obj>(SVC, 'api', NSA);
+    const svc = await eventually(
+      'the Service in cluster1',
+      () => member(c1, SVC, 'api'),
+      (o) => o !== undefined,
+    );
+    assert.ok(svc?.spec?.clusterIP, 'cluster1 allocated a cluster IP');
+    assert.deepEqual(svc?.spec?.ports, hostSvc.spec?.ports);
+    const hostJob = await host.get<Obj>(JOB, 'once', NSA);
+    const job = await eventually(
+      'the Job in cluster1',
+      () => member(c1, JOB, 'once'),
+      (o) => o !== undefined,
+    );
+    const selectorOf = (o: Obj | undefined) =>
+      (o?.spec?.selector as { matchLabels?: Record<string, string> } | undefined)?.matchLabels?.[
+        'batch.kubernetes.io/controller-uid'
+      ];
+    assert.equal(selectorOf(job), job?.metadata.uid, "the member's selector names the member's own Job");
+    assert.notEqual(selectorOf(job), selectorOf(hostJob));
+  });
+
   test('propagateDeps sends the ConfigMaps and Secrets a pod template references, and removes them when no longer referenced', async () => {
     await host.create(CM, configMap('deps-env', { A: '1' }));
     await host.create(SECRET, {
@@ -906,10 +965,30 @@ describe('native resources placed by Karmada policies', () => {
     return before;
   };
 
-  test('at rest nothing is written: templates, bindings, policies and member copies keep their resourceVersions', async () => {
+  test('at rest nothing is written, and a reconcile of unchanged bindings writes no member copy', async () => {
     const before = await settled();
     await new Promise((r) => setTimeout(r, 6_000));
     assert.deepEqual(await versions(), before);
+
+    // Every binding looked at again (a label is a metadata change: an update event, a reconcile): the
+    // copies are up to date, so not one is written (no UpdateInCluster event).
+    const updates = async () => {
+      const list = await host.list<KubeObject & { reason?: string; count?: number }>(CoreTypes.events, {
+        namespace: NSA,
+      });
+      return list.items.filter((e) => e.reason === 'UpdateInCluster').reduce((n, e) => n + (e.count ?? 1), 0);
+    };
+    const updatesBefore = await updates();
+    for (const b of (await host.list<KubeObject>(BindingTypes.ResourceBinding, { namespace: NSA })).items) {
+      await host.patch(
+        BindingTypes.ResourceBinding,
+        b.metadata.name ?? '',
+        { metadata: { labels: { touched: 'yes' } } },
+        { namespace: NSA },
+      );
+    }
+    await settled();
+    assert.equal(await updates(), updatesBefore);
   });
 
   test('a controller manager killed and started again writes nothing that did not change', async () => {

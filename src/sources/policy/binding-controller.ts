@@ -4,6 +4,7 @@
 // in the binding's status, and the fleet's status into the template's own `.status`. Deleting a binding
 // (its template went) removes the member copies unless preserveResourcesOnDeletion.
 
+import { createHash } from 'node:crypto';
 import {
   CONFLICT_RESOLUTION_ANNOTATION,
   CRB_FINALIZER,
@@ -22,10 +23,13 @@ import {
   type DesiredObject,
   type ObjectRef,
   RenderError,
+  refKey,
   type Work,
+  type WorkOutcome,
   type WorkOwner,
 } from '../../engine/work.ts';
 import {
+  apiVersionOf,
   errorMessage,
   isConflict,
   isNotFound,
@@ -34,10 +38,11 @@ import {
 } from '../../kube/client/index.ts';
 import type { MemberCache } from '../../members/member-caches.ts';
 import type { Members } from '../../members/members.ts';
-import { MANAGED_LABEL } from '../../propagation/constants.ts';
-import { jsonEqual } from '../../propagation/json.ts';
+import { isRecoverable, MANAGED_LABEL } from '../../propagation/constants.ts';
+import { canonicalJson, jsonEqual } from '../../propagation/json.ts';
 import { Controller } from '../../runtime/controller.ts';
 import type { EventRecorder } from '../../runtime/events.ts';
+import { ReportedFailure } from '../../runtime/failure-log.ts';
 import { hasFinalizer, removeFinalizer } from '../../runtime/finalizers.ts';
 import { type Logger, silentLogger } from '../../runtime/logger.ts';
 import { ok, type ReconcileResult, requeueAfter, retry } from '../../runtime/reconcile.ts';
@@ -57,7 +62,7 @@ import { memberObject } from './render.ts';
 import { aggregateStatus, type MemberStatusItem } from './status/aggregate.ts';
 import { memberHealth } from './status/health.ts';
 import { reflectStatus } from './status/reflect.ts';
-import { kindKey, type TemplateKind, type Templates, type TemplateType } from './templates.ts';
+import { kindKey, resolveKind, type TemplateKind, type Templates, type TemplateType } from './templates.ts';
 
 /** The source name in owner annotations: `policy:ResourceBinding:<ns>/<name>`. */
 export const POLICY_SOURCE = 'policy';
@@ -98,6 +103,10 @@ export class BindingController {
   readonly #caches = new Map<string, MemberCache>();
   /** Which bindings propagate a dependency: `kindKey|ns|name` → binding keys. */
   readonly #dependents = new Map<string, Set<string>>();
+  /** Per binding, the member versions written for each rendering (lost on restart: one round of no-op PUTs). */
+  readonly #recorded = new Map<string, Map<string, Recorded>>();
+  /** When this process first saw each binding being deleted: the deletion timeout counts from there. */
+  readonly #deletionSeen = new Map<string, number>();
 
   constructor(opts: BindingControllerOptions) {
     this.#opts = opts;
@@ -151,6 +160,12 @@ export class BindingController {
           onObject: (_cluster, o) => {
             const key = ownerBindingKey(o);
             if (key) this.controller.enqueue(key, delay);
+            // A shared dependency removed by one depender is restored by the others, and an object with a
+            // binding of its own by that binding.
+            const kind = { apiVersion: apiVersionOf(type), kind: type.kind };
+            for (const k of this.#dependents.get(depKey(kind, o)) ?? []) this.controller.enqueue(k, delay);
+            const own = bindingKeyOfTemplate({ ...o, kind: type.kind });
+            if (own !== key && this.#opts.bindings.get(own)) this.controller.enqueue(own, delay);
           },
           onCacheSynced: () => this.#enqueueAll(),
           onClusterChange: () => this.#enqueueAll(delay),
@@ -183,25 +198,60 @@ export class BindingController {
     const res = b.spec.resource;
     const kind: TemplateKind = { apiVersion: res.apiVersion, kind: res.kind };
     const type = templates.typeOf(kind);
-    // Not watched (no policy selects the kind any more) or not loaded yet: nothing is known to change.
+    // Not served by the federation API server (yet): nothing is known to change.
     if (!type) return ok();
     if (!templates.synced(kind)) return requeueAfter(PENDING_RECHECK_MS);
     const cached = templates.get(kind, res.namespace, res.name);
     // The template is gone or was re-created: the garbage collector deletes this binding.
     if (!cached || (res.uid && cached.metadata.uid !== res.uid)) return ok();
     const template: KubeObject = { ...cached, apiVersion: res.apiVersion, kind: res.kind };
-    if (b.spec.suspension?.dispatching) return this.#writeBindingStatus(b, template, undefined);
 
-    const { work, deps } = this.#work(b, template, type);
+    const built = this.#work(b, template, type);
+    // A dependency kind still loading: its objects would look absent, and absent ones are removed.
+    if (built === 'pending') return requeueAfter(PENDING_RECHECK_MS);
+    const { work, deps, hashes } = built;
     const outcome = await this.#dispatcher.apply(work);
+    this.#remember(bindingKey(b), outcome, hashes);
     await this.#recordDependencies(b, deps);
     if (outcome.pending) return requeueAfter(PENDING_RECHECK_MS);
-    const items = statusItems(b, outcome, template);
-    return this.#writeBindingStatus(b, template, items);
+    const items = statusItems(b, outcome, template, (cluster) =>
+      this.#cacheFor(type).lastSeen(cluster, refKey({ type, namespace: res.namespace, name: res.name })),
+    );
+    const result = await this.#writeBindingStatus(b, template, items);
+    if (result.kind !== 'ok') return result;
+    // Member writes that failed (a namespace not there yet, a conflict, a timeout) are retried with backoff.
+    const failed = [...outcome.clusters.values()].flatMap((co) =>
+      co.objects
+        .filter((o) => o.status !== undefined && isRecoverable(o.status))
+        .map((o) => `${o.ref.name}: ${o.status}`),
+    );
+    return failed.length > 0
+      ? retry(new ReportedFailure(`member operations failed: ${failed.join(', ')}`))
+      : result;
   }
 
-  /** The Work of a binding, and the dependencies it propagates. */
-  #work(b: BindingObject, template: KubeObject, type: TemplateType): { work: Work; deps: DependencyRef[] } {
+  /** The versions written (or found up to date), by the rendering they were written for. */
+  #remember(key: string, outcome: WorkOutcome, hashes: ReadonlyMap<string, string>): void {
+    const recorded = new Map<string, Recorded>();
+    for (const [cluster, co] of outcome.clusters) {
+      for (const o of co.objects) {
+        const id = recordId(cluster, o.ref);
+        const hash = hashes.get(id);
+        if (o.status === '' && o.version && hash) recorded.set(id, { hash, version: o.version });
+      }
+    }
+    this.#recorded.set(key, recorded);
+  }
+
+  /**
+   * The Work of a binding, the dependencies it propagates, and each desired object's rendering hash (so an
+   * unchanged rendering whose copy is unchanged is not written again); 'pending' while a dependency kind loads.
+   */
+  #work(
+    b: BindingObject,
+    template: KubeObject,
+    type: TemplateType,
+  ): { work: Work; deps: DependencyRef[]; hashes: Map<string, string> } | 'pending' {
     const { templates, policies, members } = this.#opts;
     const owner = ownerOf(b);
     const claim = claimOf(b.metadata);
@@ -226,6 +276,7 @@ export class BindingController {
       const dkind = { apiVersion: d.apiVersion, kind: d.kind };
       const dtype = templates.typeOf(dkind);
       if (!dtype) continue;
+      if (!templates.synced(dkind)) return 'pending';
       this.#cacheFor(dtype);
       const dref: ObjectRef = { type: dtype, namespace: d.namespace, name: d.name };
       if (inventory.some((r) => sameRef(r, dref))) continue;
@@ -234,56 +285,65 @@ export class BindingController {
       if (obj) depObjects.push({ ref: dref, template: { ...obj, apiVersion: d.apiVersion, kind: d.kind } });
     }
 
-    const suspended = new Set(b.spec.suspension?.dispatchingOnClusters?.clusterNames ?? []);
+    // Dispatching suspended, everywhere or to some clusters: their copies are left exactly as they are, and
+    // their status is still collected.
+    const frozen = (cluster: string) =>
+      b.spec.suspension?.dispatching === true ||
+      (b.spec.suspension?.dispatchingOnClusters?.clusterNames ?? []).includes(cluster);
+    const recorded = this.#recorded.get(bindingKey(b));
+    const hashes = new Map<string, string>();
+    const desiredFor = (
+      cluster: string,
+      r: ObjectRef,
+      build: (live?: KubeObject) => { object: KubeObject },
+    ): DesiredObject => {
+      const id = recordId(cluster, r);
+      const hash = renderingHash(build);
+      if (hash) hashes.set(id, hash);
+      const rec = recorded?.get(id);
+      return {
+        ...r,
+        recordedVersion: hash && rec?.hash === hash ? rec.version : undefined,
+        ...(frozen(cluster)
+          ? { invalid: { status: DISPATCHING_SUSPENDED, message: SUSPENDED_MESSAGE } }
+          : {}),
+        render: (live) => renderMember(template, live, () => build(live)),
+      };
+    };
     const clusters = new Map<string, DesiredObject[]>();
     for (const target of b.spec.clusters ?? []) {
       const kfc = members.registry.get(target.name);
       if (!kfc) continue;
       const cluster = policyClusterOf(kfc);
       const desired: DesiredObject[] = [
-        {
-          ...ref,
-          render: (live) =>
-            renderMember(() =>
-              memberObject({
-                template,
-                cluster,
-                replicas: target.replicas,
-                overrides,
-                claim: claimMeta,
-                live,
-                retainReplicas,
-              }),
-            ),
-        },
+        desiredFor(target.name, ref, (live) =>
+          memberObject({
+            template,
+            cluster,
+            replicas: target.replicas,
+            overrides,
+            claim: claimMeta,
+            live,
+            retainReplicas,
+          }),
+        ),
       ];
       for (const dep of depObjects) {
         const depOverrides = overridePoliciesFor(dep.template, cops, ops);
-        desired.push({
-          ...dep.ref,
-          render: (live) =>
-            renderMember(() =>
-              memberObject({
-                template: dep.template,
-                cluster,
-                overrides: depOverrides,
-                claim: { labels: {}, annotations: {} },
-                live,
-                retainReplicas: false,
-              }),
-            ),
-        });
+        desired.push(
+          desiredFor(target.name, dep.ref, (live) =>
+            memberObject({
+              template: dep.template,
+              cluster,
+              overrides: depOverrides,
+              claim: { labels: {}, annotations: {} },
+              live,
+              retainReplicas: false,
+            }),
+          ),
+        );
       }
-      // Dispatching suspended to this cluster: its copies are left exactly as they are.
-      clusters.set(
-        target.name,
-        suspended.has(target.name)
-          ? desired.map((d) => ({
-              ...d,
-              invalid: { status: DISPATCHING_SUSPENDED, message: SUSPENDED_MESSAGE },
-            }))
-          : desired,
-      );
+      clusters.set(target.name, desired);
     }
     const resolution = (
       template.metadata.annotations?.[CONFLICT_RESOLUTION_ANNOTATION] ??
@@ -295,6 +355,7 @@ export class BindingController {
     return {
       work: { owner, objects: inventory, clusters, adopt: resolution === 'overwrite', event },
       deps,
+      hashes,
     };
   }
 
@@ -426,14 +487,17 @@ export class BindingController {
    */
   async #delete(b: BindingObject): Promise<ReconcileResult> {
     const finalizer = b.metadata.namespace ? RB_FINALIZER : CRB_FINALIZER;
+    const key = bindingKey(b);
     if (!hasFinalizer(b, finalizer)) return ok();
     const res = b.spec.resource;
-    const type = this.#opts.templates.typeOf({ apiVersion: res.apiVersion, kind: res.kind });
+    // The kind as discovery has it, even when no policy selects it any more. Not served at all (its CRD
+    // removed from the federation API server): its copies cannot be named, and are left as they are.
+    const type = await this.#typeOf({ apiVersion: res.apiVersion, kind: res.kind });
     if (type) {
       this.#cacheFor(type);
       const objects: ObjectRef[] = [{ type, namespace: res.namespace, name: res.name }];
       for (const d of previousDependencies(b)) {
-        const dtype = this.#opts.templates.typeOf(d);
+        const dtype = await this.#typeOf(d);
         if (dtype) {
           this.#cacheFor(dtype);
           objects.push({ type: dtype, namespace: d.namespace, name: d.name });
@@ -441,7 +505,10 @@ export class BindingController {
       }
       const clusters = new Set(this.#opts.members.registry.list().map((c) => c.metadata.name ?? ''));
       const req: DeletionRequest = { owner: ownerOf(b), objects, clusters, event: () => {} };
-      const since = Date.parse(b.metadata.deletionTimestamp ?? '') || Date.now();
+      // Counted from when this process first saw the deletion, so that a restart (member caches still
+      // loading) never gives up on a member at once.
+      const since = this.#deletionSeen.get(key) ?? Date.now();
+      this.#deletionSeen.set(key, since);
       const abandonUnready = Date.now() - since > this.#opts.deletionTimeoutMs;
       const out = b.spec.preserveResourcesOnDeletion
         ? await this.#dispatcher.release(req, abandonUnready)
@@ -454,13 +521,27 @@ export class BindingController {
       }
       if (out.abandoned.length > 0) {
         this.#log.warn(
-          { binding: bindingKey(b), clusters: out.abandoned },
+          { binding: key, clusters: out.abandoned },
           'gave up on unreachable members; copies may remain',
         );
       }
+    } else {
+      this.#log.warn(
+        { binding: key, kind: `${res.apiVersion} ${res.kind}` },
+        'the kind is not served by the federation API server any more; member copies are left as they are',
+      );
     }
     const w = await removeFinalizer(this.#opts.host, bindingTypeOf(b), b, finalizer);
-    return w.done ? ok() : w.result;
+    if (!w.done) return w.result;
+    this.#deletionSeen.delete(key);
+    this.#recorded.delete(key);
+    this.#trackDependents(key, []);
+    return ok();
+  }
+
+  /** A watched kind's type, else discovery's (throws on a discovery error, so the caller retries). */
+  async #typeOf(kind: TemplateKind): Promise<TemplateType | undefined> {
+    return this.#opts.templates.typeOf(kind) ?? (await resolveKind(this.#opts.host, kind));
   }
 
   #event(obj: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string): void {
@@ -519,8 +600,24 @@ function sameDep(a: DependencyRef, b: DependencyRef): boolean {
   return a.kind === b.kind && a.namespace === b.namespace && a.name === b.name;
 }
 
-/** Override errors as the member status Karmada would report (the Work could not be built). */
-function renderMember(build: () => { object: KubeObject }): { object: KubeObject; warnings: [] } {
+/** The member status when the member is the federation API server itself (the host joined as a member). */
+export const TEMPLATE_IN_MEMBER = 'TemplateIsInThisCluster';
+
+/**
+ * Override errors as the member status Karmada would report (the Work could not be built); and never a write
+ * over the template itself, which is what a "copy" in the host is when the host is also a member.
+ */
+function renderMember(
+  template: KubeObject,
+  live: KubeObject | undefined,
+  build: () => { object: KubeObject },
+): { object: KubeObject; warnings: [] } {
+  if (live?.metadata.uid && live.metadata.uid === template.metadata.uid) {
+    throw new RenderError(
+      TEMPLATE_IN_MEMBER,
+      'this member is the federation API server itself: the object there is the template, which is never overwritten',
+    );
+  }
   try {
     return { object: build().object, warnings: [] };
   } catch (e) {
@@ -529,28 +626,61 @@ function renderMember(build: () => { object: KubeObject }): { object: KubeObject
   }
 }
 
-/** Per scheduled cluster: applied or why not, health and the member's status (Karmada's aggregatedStatus). */
+/** A hash of what this cluster should receive before the member's own fields are merged in. */
+function renderingHash(build: () => { object: KubeObject }): string | undefined {
+  try {
+    return createHash('sha256').update(canonicalJson(build().object)).digest('base64url');
+  } catch {
+    return undefined;
+  }
+}
+
+function recordId(cluster: string, r: ObjectRef): string {
+  return `${cluster}|${r.type.group}/${r.type.plural}|${refKey(r)}`;
+}
+
+interface Recorded {
+  hash: string;
+  version: string;
+}
+
+/**
+ * Per scheduled cluster: applied or why not, health and the member's status (Karmada's aggregatedStatus).
+ * A cluster that cannot be reached keeps what was last known of it; a frozen (suspended) copy is reported as
+ * it is, so the template's status still counts it.
+ */
 function statusItems(
   b: BindingObject,
-  outcome: Awaited<ReturnType<Dispatcher['apply']>>,
+  outcome: WorkOutcome,
   template: KubeObject,
+  lastSeen: (cluster: string) => KubeObject | undefined,
 ): AggregatedStatusItem[] {
   const kind = template.kind ?? '';
+  const previous = new Map((b.status?.aggregatedStatus ?? []).map((i) => [i.clusterName, i]));
   return (b.spec.clusters ?? [])
     .map((target) => {
       const co = outcome.clusters.get(target.name);
+      if (co?.status) {
+        const last = previous.get(target.name);
+        const member = lastSeen(target.name);
+        const reflected = member ? reflectStatus(kind, member) : last?.status;
+        return {
+          clusterName: target.name,
+          applied: last?.applied ?? false,
+          appliedMessage: `${co.status}${co.message ? `: ${co.message}` : ''}`,
+          health: 'Unknown',
+          ...(reflected ? { status: reflected } : {}),
+        };
+      }
       const o = co?.objects.find((x) => x.ref.name === template.metadata.name && x.ref.type.kind === kind);
-      const applied = co?.status === undefined && o?.status === '';
-      const why = co?.status
-        ? `${co.status}${co.message ? `: ${co.message}` : ''}`
-        : o?.status
-          ? `${o.status}${o.message ? `: ${o.message}` : ''}`
-          : undefined;
+      const frozen = o?.status === DISPATCHING_SUSPENDED && o.object !== undefined;
+      const applied = o?.status === '' || frozen;
+      const why = o?.status && !applied ? `${o.status}${o.message ? `: ${o.message}` : ''}` : undefined;
       const member = o?.object;
       const item: AggregatedStatusItem = {
         clusterName: target.name,
         applied,
-        ...(why && !applied ? { appliedMessage: why } : {}),
+        ...(why ? { appliedMessage: why } : {}),
         health: member && applied ? memberHealth(kind, member) : 'Unknown',
       };
       const reflected = member && applied ? reflectStatus(kind, member) : undefined;

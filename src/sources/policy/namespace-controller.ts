@@ -14,6 +14,7 @@ import { Controller } from '../../runtime/controller.ts';
 import { type Logger, silentLogger } from '../../runtime/logger.ts';
 import { ok, type ReconcileResult, requeueAfter, retry } from '../../runtime/reconcile.ts';
 import { POLICY_SOURCE } from './binding-controller.ts';
+import { bindingName } from './binding-name.ts';
 import type { Bindings } from './bindings.ts';
 
 const NAMESPACE_TYPE = { ...CoreTypes.namespaces, kind: 'Namespace' };
@@ -95,6 +96,7 @@ export class NamespaceController {
       .source((enqueue) =>
         opts.bindings.addListener((_key, b) => {
           if (b.metadata.namespace) enqueue(b.metadata.namespace);
+          else if (b.spec.resource?.kind === 'Namespace') enqueue(b.spec.resource.name);
         }),
       )
       .source((enqueue) => {
@@ -119,7 +121,10 @@ export class NamespaceController {
   }
 
   async reconcile(namespace: string): Promise<ReconcileResult> {
-    const clusters = namespaceClusters(this.#opts.bindings.list(), namespace);
+    // A Namespace placed by a policy of its own (a ClusterPropagationPolicy selecting it) is that binding's:
+    // release ours, so the two never fight over it.
+    const own = this.#opts.bindings.get(bindingName('Namespace', namespace));
+    const clusters = own ? new Set<string>() : namespaceClusters(this.#opts.bindings.list(), namespace);
     try {
       const outcome = await this.#dispatcher.apply(
         namespaceWork(namespace, clusters, (type, reason, message) =>

@@ -54,10 +54,20 @@ export class PolicySource implements Runnable {
     const policies = new Policies(informers);
     const bindings = new Bindings(informers);
     const templates = new Templates({ host: this.#opts.host, informers, logger: this.#log });
+    // Every controller starts once the policies and bindings are loaded, and then the templates of every kind
+    // they select: deciding from half-loaded caches would release claims, delete dependencies or write a
+    // status of "nothing claimed" after each restart.
+    let hostLoaded: Promise<void> | undefined;
     const hostCaches: CacheSource = {
       start: () => {},
-      waitForSync: () => Promise.all([policies.waitForSync(), bindings.waitForSync()]).then(() => undefined),
-      hasSynced: () => policies.hasSynced() && bindings.hasSynced(),
+      waitForSync: () => {
+        hostLoaded ??= Promise.all([policies.waitForSync(), bindings.waitForSync()]).then(async () => {
+          await templates.want(wantedKinds(policies, bindings));
+          await templates.loaded();
+        });
+        return hostLoaded;
+      },
+      hasSynced: () => policies.hasSynced() && bindings.hasSynced() && templates.hasLoaded(),
       stop: async () => {},
     };
     const detector = new Detector({
@@ -78,13 +88,7 @@ export class PolicySource implements Runnable {
       clusterNames: () => members.registry.list().map((c) => c.metadata.name ?? ''),
       logger: this.#log,
     });
-    const scheduler = new Scheduler({
-      host,
-      bindings,
-      registry: members.registry,
-      events,
-      logger: this.#log,
-    });
+    const scheduler = new Scheduler({ host, bindings, members, events, logger: this.#log });
     const binder = new BindingController({
       host,
       members,
@@ -120,7 +124,6 @@ export class PolicySource implements Runnable {
     });
     const controllers = [detector, policyController, scheduler, binder, namespaces];
     for (const c of controllers) c.controller.cache(hostCaches);
-    detector.controller.beforeWorkers(() => templates.want(wantedKinds(policies, bindings)));
     try {
       await Promise.all(controllers.map((c) => c.controller.run(signal)));
     } finally {

@@ -61,6 +61,7 @@ export function memberObject(input: MemberObjectInput): MemberObject {
       ...(Object.keys(annotations).length > 0 ? { annotations } : {}),
     },
   };
+  pruneHostFields(object);
   if (input.replicas !== undefined && REPLICA_KINDS.has(template.kind ?? '')) {
     const spec = isPlainObject(object.spec) ? object.spec : {};
     object = { ...object, spec: { ...spec, replicas: input.replicas } };
@@ -98,6 +99,8 @@ export function memberObject(input: MemberObjectInput): MemberObject {
 function keepMemberOwned(desired: KubeObject, live: KubeObject, retainReplicas: boolean): void {
   const ours = { labels: desired.metadata.labels ?? {}, annotations: desired.metadata.annotations ?? {} };
   retainClusterFields(desired, live, { retainReplicas });
+  // Owner references set in the member (Karmada's objectwatcher retains them too).
+  if (live.metadata.ownerReferences) desired.metadata.ownerReferences = live.metadata.ownerReferences;
   const liveAnnotations = live.metadata.annotations ?? {};
   desired.metadata.labels = {
     ...memberOwned(live.metadata.labels, liveAnnotations[MANAGED_LABELS_ANNOTATION]),
@@ -116,4 +119,43 @@ function memberOwned(
 ): Record<string, string> {
   const managed = new Set((managedList ?? '').split(',').filter((k) => k !== ''));
   return Object.fromEntries(Object.entries(live ?? {}).filter(([k]) => !managed.has(k)));
+}
+
+/** Labels the Job controller of the federation API server put on the template (selector-generated ones). */
+const JOB_CONTROLLER_LABELS = ['controller-uid', 'batch.kubernetes.io/controller-uid'];
+
+/**
+ * Fields the federation API server allocated for the template that a member must allocate for itself
+ * (karmada pkg/resourceinterpreter/default/native/prune: RemoveIrrelevantFields): a Service's cluster IPs,
+ * a Job's generated selector and its controller-uid labels, a ServiceAccount's token Secrets. In place.
+ */
+export function pruneHostFields(object: KubeObject): void {
+  const spec = isPlainObject(object.spec) ? object.spec : undefined;
+  if (!spec) {
+    if (object.kind === 'ServiceAccount') pruneTokenSecrets(object);
+    return;
+  }
+  if (object.kind === 'Service') {
+    if (spec.clusterIP !== 'None') {
+      delete spec.clusterIP;
+      delete spec.clusterIPs;
+    }
+  } else if (object.kind === 'Job' && spec.manualSelector !== true) {
+    delete spec.selector;
+    const template = isPlainObject(spec.template) ? spec.template : undefined;
+    const meta = template && isPlainObject(template.metadata) ? template.metadata : undefined;
+    const labels = meta && isPlainObject(meta.labels) ? meta.labels : undefined;
+    if (labels) for (const l of JOB_CONTROLLER_LABELS) delete labels[l];
+  }
+}
+
+function pruneTokenSecrets(sa: KubeObject): void {
+  const secrets = (sa as { secrets?: unknown }).secrets;
+  if (!Array.isArray(secrets)) return;
+  const prefix = `${sa.metadata.name}-token-`;
+  const kept = secrets.filter(
+    (s) => !(isPlainObject(s) && typeof s.name === 'string' && s.name.startsWith(prefix)),
+  );
+  if (kept.length > 0) (sa as { secrets?: unknown }).secrets = kept;
+  else delete (sa as { secrets?: unknown }).secrets;
 }

@@ -8,7 +8,7 @@ import {
   type ResourceBindingStatus,
 } from '../../api/work/v1alpha2/index.ts';
 import { isConflict, isNotFound, type KubeClient } from '../../kube/client/index.ts';
-import type { ClusterRegistry } from '../../members/cluster-registry.ts';
+import type { Members } from '../../members/members.ts';
 import { jsonEqual } from '../../propagation/json.ts';
 import { Controller } from '../../runtime/controller.ts';
 import type { EventRecorder } from '../../runtime/events.ts';
@@ -26,7 +26,8 @@ export const SCHEDULED_MESSAGE = 'Binding has been scheduled successfully.';
 export interface SchedulerOptions {
   host: KubeClient;
   bindings: Bindings;
-  registry: ClusterRegistry;
+  /** The member clusters; scheduling waits for them to load (an empty list would unschedule everything). */
+  members: Members;
   events: EventRecorder;
   logger?: Logger;
 }
@@ -45,6 +46,7 @@ export class Scheduler {
       workers: 2,
     });
     this.controller
+      .cache(opts.members.asCache())
       .source((enqueue) =>
         opts.bindings.addListener((key, _b, change) => {
           if (change !== 'delete') enqueue(key);
@@ -52,7 +54,7 @@ export class Scheduler {
       )
       // A cluster joining, leaving, changing labels or readiness may change any placement.
       .source((enqueue) =>
-        opts.registry.addListener({
+        opts.members.registry.addListener({
           onClusterChange: () => {
             for (const key of opts.bindings.keys()) enqueue(key, 1_000);
           },
@@ -64,7 +66,7 @@ export class Scheduler {
     const b = this.#opts.bindings.get(key);
     if (!b || b.metadata.deletionTimestamp) return ok();
     if (b.spec.suspension?.scheduling) return ok();
-    const clusters = this.#opts.registry.list().map(policyClusterOf);
+    const clusters = this.#opts.members.registry.list().map(policyClusterOf);
     const result = scheduleBinding({
       placement: b.spec.placement,
       clusters,
@@ -76,14 +78,19 @@ export class Scheduler {
     try {
       let binding: BindingObject = b;
       let scheduledNow = false;
-      if (result.ok && !jsonEqual(result.clusters, b.spec.clusters ?? [])) {
+      // No cluster fits: Karmada writes the empty result ("continue to patch (cleanup) the result",
+      // pkg/scheduler/scheduler.go), so the copies go; a scheduler error keeps the last decision.
+      const next = result.ok ? result.clusters : result.reason === 'NoClusterFit' ? [] : undefined;
+      if (next && !jsonEqual(next, b.spec.clusters ?? [])) {
         binding = await this.#opts.host.update(bindingTypeOf(b), {
           ...b,
-          spec: { ...b.spec, clusters: result.clusters },
+          spec: { ...b.spec, clusters: next },
         });
-        scheduledNow = true;
-        this.#event(binding, 'Normal', 'ScheduleBindingSucceed', SCHEDULED_MESSAGE);
-      } else if (!result.ok) {
+        scheduledNow = result.ok;
+        if (result.ok) this.#event(binding, 'Normal', 'ScheduleBindingSucceed', SCHEDULED_MESSAGE);
+      }
+      const previous = b.status?.conditions?.find((c) => c.type === BindingCondition.Scheduled);
+      if (!result.ok && (previous?.status !== 'False' || previous.message !== result.message)) {
         this.#event(b, 'Warning', 'ScheduleBindingFailed', result.message);
       }
       const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');

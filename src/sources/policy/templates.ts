@@ -79,8 +79,22 @@ export class Templates {
     const next = new Set(kinds);
     if (sameSet(next, this.#wanted)) return this.#resolving;
     this.#wanted = next;
-    this.#resolving = this.#resolving.then(() => this.#sync());
+    this.#resolving = this.#resolving
+      .then(() => this.#sync())
+      .catch((e: unknown) => {
+        this.#log.warn({ err: errorMessage(e) }, 'cannot update the watched template kinds');
+      });
     return this.#resolving;
+  }
+
+  /** Every wanted kind resolved (watched, or known not to be served) and every watched cache loaded. */
+  async loaded(): Promise<void> {
+    await this.#resolving;
+    await Promise.all([...this.#watched.values()].map((w) => w.reader.waitForSync()));
+  }
+
+  hasLoaded(): boolean {
+    return [...this.#watched.values()].every((w) => w.reader.hasSynced());
   }
 
   async #sync(): Promise<void> {
@@ -114,7 +128,7 @@ export class Templates {
     clearTimeout(this.#retry);
     if (this.#unresolved.size > 0 && !this.#stopped) {
       this.#retry = setTimeout(() => {
-        this.#resolving = this.#resolving.then(() => this.#sync());
+        this.#resolving = this.#resolving.then(() => this.#sync()).catch(() => {});
       }, UNRESOLVED_RETRY_MS);
       this.#retry.unref();
       this.#log.debug({ unresolved: [...this.#unresolved.values()] }, 'template kinds not served yet');

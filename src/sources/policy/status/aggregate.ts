@@ -95,7 +95,12 @@ function loadBalancerIngress(items: readonly MemberStatusItem[]): JsonObject {
 const metaTime = (d: Date): string => `${d.toISOString().slice(0, 19)}Z`;
 const before = (a: string, b: string): boolean => Date.parse(a) < Date.parse(b);
 
-function jobCondition(type: 'Complete' | 'Failed', reason: string, message: string, now: Date): JsonObject {
+function jobCondition(
+  type: 'Complete' | 'Failed' | 'SuccessCriteriaMet' | 'FailureTarget',
+  reason: string,
+  message: string,
+  now: Date,
+): JsonObject {
   const t = metaTime(now);
   return { type, status: 'True', lastProbeTime: t, lastTransitionTime: t, reason, message };
 }
@@ -132,8 +137,16 @@ function aggregateJob(template: KubeObject, items: readonly MemberStatusItem[], 
   }
   const out: JsonObject = {};
   const conditions: JsonObject[] = [];
+  // The API server (Kubernetes >= 1.31) accepts a terminal condition only after its interim one:
+  // FailureTarget before Failed, SuccessCriteriaMet before Complete, as the Job controller writes them.
   if (failedIn.length > 0)
     conditions.push(
+      jobCondition(
+        'FailureTarget',
+        'JobFailed',
+        `Job executed failed in member clusters ${failedIn.join(',')}`,
+        now,
+      ),
       jobCondition(
         'Failed',
         'JobFailed',
@@ -143,7 +156,10 @@ function aggregateJob(template: KubeObject, items: readonly MemberStatusItem[], 
     );
   // Counted against every item, so a member without status yet holds Complete back.
   if (succeeded > 0 && succeeded === items.length)
-    conditions.push(jobCondition('Complete', 'Completed', 'Job completed', now));
+    conditions.push(
+      jobCondition('SuccessCriteriaMet', 'Completed', 'Job completed', now),
+      jobCondition('Complete', 'Completed', 'Job completed', now),
+    );
   if (conditions.length > 0) out.conditions = conditions;
   if (startTime !== '') out.startTime = startTime;
   if (completionTime !== '' && completed === items.length) out.completionTime = completionTime;

@@ -11,6 +11,7 @@ import {
   MANAGED_ANNOTATIONS_ANNOTATION,
   MANAGED_LABELS_ANNOTATION,
   memberObject,
+  pruneHostFields,
 } from '../../../../src/sources/policy/render.ts';
 
 const cluster: PolicyCluster = { name: 'c1', labels: {}, zones: [], ready: true };
@@ -181,5 +182,92 @@ describe('memberObject', () => {
       retainReplicas: true,
     });
     assert.equal((object.spec as { replicas: number }).replicas, 9);
+  });
+});
+
+describe('pruneHostFields', () => {
+  test('a Service loses the cluster IPs the federation API server allocated, unless headless', () => {
+    const svc: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 's' },
+      spec: { clusterIP: '10.0.0.7', clusterIPs: ['10.0.0.7'], ports: [{ port: 80 }] },
+    };
+    pruneHostFields(svc);
+    assert.deepEqual(svc.spec, { ports: [{ port: 80 }] });
+    const headless: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'h' },
+      spec: { clusterIP: 'None', clusterIPs: ['None'] },
+    };
+    pruneHostFields(headless);
+    assert.equal((headless.spec as { clusterIP: string }).clusterIP, 'None');
+  });
+
+  test('a Job loses its generated selector and controller-uid labels, unless its selector is manual', () => {
+    const job = (manualSelector?: boolean): KubeObject => ({
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      metadata: { name: 'j' },
+      spec: {
+        ...(manualSelector ? { manualSelector } : {}),
+        selector: { matchLabels: { 'batch.kubernetes.io/controller-uid': 'host-uid' } },
+        template: {
+          metadata: {
+            labels: {
+              app: 'j',
+              'controller-uid': 'host-uid',
+              'batch.kubernetes.io/controller-uid': 'host-uid',
+              'job-name': 'j',
+            },
+          },
+        },
+      },
+    });
+    const generated = job();
+    pruneHostFields(generated);
+    assert.equal((generated.spec as { selector?: unknown }).selector, undefined);
+    assert.deepEqual(
+      (generated.spec as { template: { metadata: { labels: Record<string, string> } } }).template.metadata
+        .labels,
+      { app: 'j', 'job-name': 'j' },
+    );
+    const manual = job(true);
+    pruneHostFields(manual);
+    assert.ok((manual.spec as { selector?: unknown }).selector);
+  });
+
+  test('a ServiceAccount loses its token Secrets', () => {
+    const sa = {
+      apiVersion: 'v1',
+      kind: 'ServiceAccount',
+      metadata: { name: 'app' },
+      secrets: [{ name: 'app-token-x1' }, { name: 'pull' }],
+    } as KubeObject;
+    pruneHostFields(sa);
+    assert.deepEqual((sa as { secrets?: unknown }).secrets, [{ name: 'pull' }]);
+  });
+});
+
+describe('memberObject: ownerReferences set in the member are kept', () => {
+  test('the live copy’s owner references survive an update', () => {
+    const refs = [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: 'o' }];
+    const cm: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'c', namespace: 'a' },
+      data: { a: '1' },
+    };
+    const live: KubeObject = { ...cm, metadata: { ...cm.metadata, ownerReferences: refs } };
+    const { object } = memberObject({
+      template: cm,
+      cluster,
+      overrides: [],
+      claim,
+      live,
+      retainReplicas: false,
+    });
+    assert.deepEqual(object.metadata.ownerReferences, refs);
   });
 });

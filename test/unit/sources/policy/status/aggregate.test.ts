@@ -319,7 +319,7 @@ describe('aggregateStatus: Job', () => {
     assert.deepEqual(got, { startTime: '2026-12-01T09:00:01Z', active: 4, succeeded: 1 });
   });
 
-  test('complete everywhere: Complete, the latest completion time', () => {
+  test('complete everywhere: SuccessCriteriaMet then Complete (the order the API server requires), the latest completion time', () => {
     const done = (start: string, end: string) => ({
       succeeded: 1,
       startTime: start,
@@ -336,6 +336,14 @@ describe('aggregateStatus: Job', () => {
     );
     assert.deepEqual(got, {
       conditions: [
+        {
+          type: 'SuccessCriteriaMet',
+          status: 'True',
+          lastProbeTime: '2026-12-01T10:00:00Z',
+          lastTransitionTime: '2026-12-01T10:00:00Z',
+          reason: 'Completed',
+          message: 'Job completed',
+        },
         {
           type: 'Complete',
           status: 'True',
@@ -360,7 +368,7 @@ describe('aggregateStatus: Job', () => {
     assert.deepEqual(got, { succeeded: 1 });
   });
 
-  test('failed in one member: Failed naming the clusters', () => {
+  test('failed in one member: FailureTarget then Failed, naming the clusters', () => {
     const got = aggregateStatus(
       template('Job', 1),
       [
@@ -371,6 +379,14 @@ describe('aggregateStatus: Job', () => {
       NOW,
     );
     assert.deepEqual(got?.conditions, [
+      {
+        type: 'FailureTarget',
+        status: 'True',
+        lastProbeTime: '2026-12-01T10:00:00Z',
+        lastTransitionTime: '2026-12-01T10:00:00Z',
+        reason: 'JobFailed',
+        message: 'Job executed failed in member clusters b,c',
+      },
       {
         type: 'Failed',
         status: 'True',
