@@ -495,6 +495,14 @@ describe('native resources placed by Karmada policies', () => {
     ]);
     assert.equal(d1?.metadata.labels?.cluster, 'one');
     assert.equal(d1?.metadata.annotations?.['note/cluster'], 'one');
+    const opStatus = await eventually(
+      'the OverridePolicy says what it shapes',
+      () => getOrUndefined<Obj>(host, PolicyTypes.OverridePolicy, 'ov', NSA),
+      (o) => (o?.status as { claimedCount?: number } | undefined)?.claimedCount === 1,
+    );
+    assert.deepEqual((opStatus?.status as { claimedResources?: unknown }).claimedResources, [
+      { apiVersion: 'apps/v1', kind: 'Deployment', namespace: NSA, name: 'ov' },
+    ]);
     const conf = await eventually(
       'the field override in cluster1',
       () => member(c1, CM, 'ov-conf'),

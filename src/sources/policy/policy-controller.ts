@@ -24,8 +24,9 @@ import { claimOf } from './claim.ts';
 import { unclaim } from './claim-writer.ts';
 import { bindingKeyOfTemplate, parsePolicyKey, policyKey, templateKey } from './keys.ts';
 import type { PolicyKind } from './matching.ts';
+import { overridePolicyPriority } from './overrides/select.ts';
 import { type Policies, type PolicyObject, PolicyTypes, permanentIdOf } from './policies.ts';
-import { policyConditions } from './policy-status.ts';
+import { invalidOverrideSelectors, overrideConditions, policyConditions } from './policy-status.ts';
 import type { Templates } from './templates.ts';
 
 /** At most this many claimed templates are listed in a policy's status (claimedCount has the total). */
@@ -58,8 +59,7 @@ export class PolicyController {
     this.controller
       .source((enqueue) =>
         opts.policies.addListener((kind, obj) => {
-          if (kind === 'PropagationPolicy' || kind === 'ClusterPropagationPolicy')
-            enqueue(policyKey(kind, obj.metadata.namespace, obj.metadata.name ?? ''));
+          enqueue(policyKey(kind, obj.metadata.namespace, obj.metadata.name ?? ''));
         }),
       )
       // A template claimed or released changes its policy's status: batched, one write per second at most.
@@ -67,6 +67,11 @@ export class PolicyController {
         opts.templates.addListener((_kind, obj) => {
           const claim = claimOf(obj.metadata);
           if (claim) enqueue(policyKey(claim.kind, claim.namespace, claim.name), 1_000);
+          // The override policies that may shape it: their status counts it.
+          for (const o of opts.policies.op.store.list(obj.metadata.namespace ?? ''))
+            enqueue(policyKey('OverridePolicy', o.metadata.namespace, o.metadata.name ?? ''), 1_000);
+          for (const o of opts.policies.cop.store.list())
+            enqueue(policyKey('ClusterOverridePolicy', undefined, o.metadata.name ?? ''), 1_000);
         }),
       );
   }
@@ -87,6 +92,13 @@ export class PolicyController {
 
   async reconcile(key: string): Promise<ReconcileResult> {
     const k = parsePolicyKey(key);
+    if (k.kind === 'OverridePolicy' || k.kind === 'ClusterOverridePolicy') {
+      try {
+        return await this.#writeOverrideStatus(k.kind, k.namespace, k.name);
+      } catch (e) {
+        return isNotFound(e) ? ok() : retry(e);
+      }
+    }
     const kind = k.kind as PolicyKind;
     const policy = this.#opts.policies.policy(kind, k.namespace, k.name);
     if (!policy) return ok();
@@ -208,6 +220,59 @@ export class PolicyController {
         const status: PolicyStatus = {
           observedGeneration: current.metadata.generation,
           conditions,
+          claimedCount: refs.length,
+          ...(refs.length > 0 ? { claimedResources: refs.slice(0, MAX_LISTED_CLAIMS) } : {}),
+        };
+        return { status, changed: !jsonEqual(status, old) };
+      },
+    });
+    return statusWriteResult(w);
+  }
+
+  /** An override policy's status: how many propagated templates it selects (it shapes their copies). */
+  async #writeOverrideStatus(
+    kind: 'OverridePolicy' | 'ClusterOverridePolicy',
+    namespace: string | undefined,
+    name: string,
+  ): Promise<ReconcileResult> {
+    const store = kind === 'OverridePolicy' ? this.#opts.policies.op : this.#opts.policies.cop;
+    const policy = store.store.get(namespace ? `${namespace}/${name}` : name);
+    if (!policy) return ok();
+    const refs: Array<{ apiVersion: string; kind: string; namespace?: string; name: string }> = [];
+    for (const tk of this.#opts.templates.kinds()) {
+      for (const t of this.#opts.templates.list(tk, kind === 'OverridePolicy' ? namespace : undefined)) {
+        if (!claimOf(t.metadata)) continue;
+        const template = { ...t, apiVersion: tk.apiVersion, kind: tk.kind };
+        if (overridePolicyPriority(template, policy.spec ?? {}) === 0) continue;
+        refs.push({
+          apiVersion: tk.apiVersion,
+          kind: tk.kind,
+          ...(t.metadata.namespace ? { namespace: t.metadata.namespace } : {}),
+          name: t.metadata.name ?? '',
+        });
+      }
+    }
+    refs.sort((a, b) =>
+      `${a.kind}/${a.namespace}/${a.name}`.localeCompare(`${b.kind}/${b.namespace}/${b.name}`),
+    );
+    const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+    const type = PolicyTypes[kind];
+    const w = await writeStatusIfChanged({
+      client: this.#opts.host,
+      type,
+      typeMeta: typeMetaOf(type, kind),
+      object: policy,
+      compute: (current) => {
+        const old = current.status ?? {};
+        const status: PolicyStatus = {
+          observedGeneration: current.metadata.generation,
+          conditions: overrideConditions({
+            generation: current.metadata.generation ?? 0,
+            matched: refs.length,
+            invalid: invalidOverrideSelectors(current.spec),
+            previous: old.conditions ?? [],
+            now,
+          }),
           claimedCount: refs.length,
           ...(refs.length > 0 ? { claimedResources: refs.slice(0, MAX_LISTED_CLAIMS) } : {}),
         };

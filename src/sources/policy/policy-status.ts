@@ -1,12 +1,13 @@
 // The conditions of a propagation policy's status (a kubefed-ts addition): pure, from what the controller
 // knows about the policy's selectors, the templates it claims and the registered clusters.
 
-import type { MetaCondition, PropagationSpec } from '../../api/policy/v1alpha1/index.ts';
+import type { MetaCondition, OverrideSpec, PropagationSpec } from '../../api/policy/v1alpha1/index.ts';
 import { compileLabelSelector } from '../../propagation/label-selector.ts';
 
 export const PolicyCondition = { Ready: 'Ready', ClustersKnown: 'ClustersKnown' } as const;
 export const PolicyReason = {
   Claimed: 'Claimed',
+  Overriding: 'Overriding',
   NoMatchingResources: 'NoMatchingResources',
   InvalidSelector: 'InvalidSelector',
   KindNotServed: 'KindNotServed',
@@ -113,4 +114,54 @@ function stamp(
 ): MetaCondition {
   const old = previous.find((p) => p.type === c.type);
   return { ...c, lastTransitionTime: old && old.status === c.status ? old.lastTransitionTime : now };
+}
+
+export interface OverrideConditionsInput {
+  generation: number;
+  /** Propagated templates the policy selects. */
+  matched: number;
+  /** Stored label selectors that do not compile (refused by the webhook when it runs). */
+  invalid: readonly string[];
+  previous: readonly MetaCondition[];
+  now: string;
+}
+
+/** An override policy's Ready condition: which propagated templates it shapes, or why none. */
+export function overrideConditions(input: OverrideConditionsInput): MetaCondition[] {
+  const type = PolicyCondition.Ready;
+  const c: Omit<MetaCondition, 'lastTransitionTime'> =
+    input.invalid.length > 0
+      ? { type, status: 'False', reason: PolicyReason.InvalidSelector, message: input.invalid.join('; ') }
+      : input.matched === 0
+        ? {
+            type,
+            status: 'False',
+            reason: PolicyReason.NoMatchingResources,
+            message: 'No propagated resource template is selected by this policy',
+          }
+        : {
+            type,
+            status: 'True',
+            reason: PolicyReason.Overriding,
+            message: `Overrides ${input.matched} propagated resource template${input.matched === 1 ? '' : 's'}`,
+          };
+  return [stamp({ ...c, observedGeneration: input.generation }, input.previous, input.now)];
+}
+
+/** Label selectors of an override policy that do not compile. */
+export function invalidOverrideSelectors(spec: OverrideSpec | undefined): string[] {
+  const out: string[] = [];
+  const check = (path: string, sel: unknown) => {
+    if (sel === undefined || sel === null) return;
+    try {
+      compileLabelSelector(sel as Parameters<typeof compileLabelSelector>[0]);
+    } catch (e) {
+      out.push(`${path}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  };
+  for (const [i, s] of (spec?.resourceSelectors ?? []).entries())
+    check(`resourceSelectors[${i}].labelSelector`, s?.labelSelector);
+  for (const [i, r] of (spec?.overrideRules ?? []).entries())
+    check(`overrideRules[${i}].targetCluster.labelSelector`, r?.targetCluster?.labelSelector);
+  return out;
 }

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
+  invalidOverrideSelectors,
+  overrideConditions,
   type PolicyConditionsInput,
   policyConditions,
 } from '../../../../src/sources/policy/policy-status.ts';
@@ -66,5 +68,34 @@ describe('policyConditions', () => {
     assert.equal(later.find((c) => c.type === 'Ready')?.lastTransitionTime, '2026-12-01T00:00:00Z');
     const flipped = policyConditions({ ...base, claimed: 0, previous: first, now: '2026-12-02T00:00:00Z' });
     assert.equal(flipped.find((c) => c.type === 'Ready')?.lastTransitionTime, '2026-12-02T00:00:00Z');
+  });
+});
+
+describe('overrideConditions', () => {
+  test('Overriding when it selects propagated templates; NoMatchingResources; InvalidSelector', () => {
+    const at = (input: Partial<Parameters<typeof overrideConditions>[0]>) =>
+      overrideConditions({ generation: 1, matched: 2, invalid: [], previous: [], now: 'T', ...input })[0];
+    assert.equal(at({})?.reason, 'Overriding');
+    assert.equal(at({})?.message, 'Overrides 2 propagated resource templates');
+    assert.equal(at({ matched: 0 })?.reason, 'NoMatchingResources');
+    assert.equal(at({ invalid: ['x: bad'] })?.reason, 'InvalidSelector');
+  });
+
+  test('invalidOverrideSelectors names the selector that does not compile', () => {
+    assert.deepEqual(
+      invalidOverrideSelectors({
+        overrideRules: [
+          {
+            targetCluster: { labelSelector: { matchExpressions: [{ key: 'a', operator: 'Sideways' }] } },
+            overriders: {},
+          },
+        ],
+      }).map((m) => m.split(':')[0]),
+      ['overrideRules[0].targetCluster.labelSelector'],
+    );
+    assert.deepEqual(
+      invalidOverrideSelectors({ resourceSelectors: [{ apiVersion: 'v1', kind: 'ConfigMap' }] }),
+      [],
+    );
   });
 });
