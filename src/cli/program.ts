@@ -7,6 +7,7 @@ import { KubeconfigContext } from '../kubefedctl/context.ts';
 import { disableType, validateDisableFlags } from '../kubefedctl/disable.ts';
 import { enableType, parseOutputFlag } from '../kubefedctl/enable.ts';
 import { CommandError } from '../kubefedctl/errors.ts';
+import { parseExplainOutput, runExplainLive, runExplainOffline } from '../kubefedctl/explain.ts';
 import { federate, validateFederateArgs } from '../kubefedctl/federate.ts';
 import { join } from '../kubefedctl/join.ts';
 import { DEFAULT_LOCAL_DIR, DEFAULT_SAMPLE, localDown, localUp } from '../kubefedctl/local-up.ts';
@@ -76,6 +77,13 @@ interface PlanFlags extends GlobalFlags {
   capacity?: string[];
   key?: string;
   output?: string;
+}
+interface ExplainFlags extends GlobalFlags {
+  filename: string[];
+  namespace?: string;
+  clusters?: string[];
+  output?: string;
+  live: boolean;
 }
 interface UnjoinFlags extends GlobalFlags {
   clusterContext?: string;
@@ -459,6 +467,63 @@ export function buildProgram(name = 'kubefedctl'): Command {
     });
   });
 
+  const explainCmd = new Command('explain')
+    .description(
+      'Explain which policy claims resource templates and why, where they land and what each cluster receives',
+    )
+    .usage('-f FILE [-f FILE...] [--clusters A,B] [-o text|yaml|json] | --live (TYPE NAME | -f FILE) [-n NS]')
+    .argument('[type-name]', 'with --live: type of a template on the federation API server (e.g. deployment)')
+    .argument('[resource-name]', 'with --live: name of that template')
+    .option(
+      '-f, --filename <file>',
+      "YAML with templates, PropagationPolicies, ClusterPropagationPolicies, OverridePolicies, ClusterOverridePolicies and KubeFedClusters ('-' for stdin; repeatable)",
+      (v: string, prev: string[]) => [...prev, v],
+      [],
+    )
+    .option(
+      '-n, --namespace <namespace>',
+      'namespace of templates and namespaced policies that name none (default: the context namespace with --live, else default)',
+    )
+    .option(
+      '--clusters <names>',
+      'offline: Ready clusters without labels, besides KubeFedClusters of the files',
+      collectNames,
+    )
+    .option('-o, --output <format>', 'text, yaml or json (yaml/json include the full member objects)', 'text')
+    .option('--live', 'read policies, clusters and bindings from the federation API server', false);
+  withGlobalFlags(explainCmd);
+  for (const flag of explainCmd.options) if (flag.long === '--dry-run') flag.hideHelp();
+  explainCmd.action(async (typeName: string | undefined, name: string | undefined, o: ExplainFlags) => {
+    const output = parseExplainOutput(o.output);
+    if (!o.live) {
+      if (typeName !== undefined)
+        throw new CommandError('TYPE NAME needs --live; offline, give the templates with -f');
+      runExplainOffline({
+        filenames: o.filename,
+        namespace: o.namespace ?? 'default',
+        clusterNames: o.clusters ?? [],
+        kubefedNamespace: o.kubefedNamespace,
+        output,
+        out,
+      });
+      return;
+    }
+    if (o.clusters) throw new CommandError('--live reads the clusters from the federation; drop --clusters');
+    await withHostAndNamespace(o, (host, contextNamespace) =>
+      runExplainLive({
+        host,
+        typeName,
+        name,
+        filenames: o.filename,
+        namespace: o.namespace ?? contextNamespace,
+        kubefedNamespace: o.kubefedNamespace,
+        output,
+        out,
+        warn,
+      }),
+    );
+  });
+
   type LocalUpFlags = {
     members: string;
     dir: string;
@@ -529,6 +594,7 @@ export function buildProgram(name = 'kubefedctl'): Command {
     .addCommand(federateCmd)
     .addCommand(orphaningCmd)
     .addCommand(planCmd)
+    .addCommand(explainCmd)
     .addCommand(migrateCmd)
     .addCommand(localUpCmd)
     .addCommand(localDownCmd)
