@@ -21,6 +21,7 @@ import {
   runPlan,
 } from '../kubefedctl/plan.ts';
 import { liveSource } from '../kubefedctl/plan-live.ts';
+import { parsePromoteOutput, promote } from '../kubefedctl/promote.ts';
 import { unjoin } from '../kubefedctl/unjoin.ts';
 import { VERSION } from '../version.ts';
 import { flagShapes, normalizeArgs } from './argv.ts';
@@ -84,6 +85,16 @@ interface ExplainFlags extends GlobalFlags {
   clusters?: string[];
   output?: string;
   live: boolean;
+}
+interface PromoteFlags extends GlobalFlags {
+  namespace?: string;
+  cluster?: string;
+  c?: string;
+  clusterContext?: string;
+  clusterKubeconfig?: string;
+  policyName?: string;
+  autoCreatePolicy: boolean;
+  output?: string;
 }
 interface UnjoinFlags extends GlobalFlags {
   clusterContext?: string;
@@ -524,6 +535,79 @@ export function buildProgram(name = 'kubefedctl'): Command {
     );
   });
 
+  const parseBoolFlag = (value: string | undefined): boolean => {
+    if (value === undefined || ['1', 't', 'T', 'TRUE', 'true', 'True'].includes(value)) return true;
+    if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(value)) return false;
+    throw new CommandError(`invalid argument "${value}" for "--auto-create-policy" flag: not a boolean`);
+  };
+  const promoteCmd = new Command('promote')
+    .description(
+      'Promote an object running in a member to a resource template on the federation API server, with a policy that keeps it there (adopting the running copy)',
+    )
+    .usage(
+      'TYPE NAME [-n NAMESPACE] -C CLUSTER [--policy-name NAME] [--auto-create-policy=false] [-o yaml|json] [--dry-run]',
+    )
+    .argument('[type-name]', 'type of the object: plural, singular, kind, short name or plural.group')
+    .argument('[resource-name]', 'name of the object in the member')
+    .option(
+      '-n, --namespace <namespace>',
+      'namespace of the object (default: the host context namespace, else default)',
+    )
+    .option('-C, --cluster <name>', 'the joined member cluster that runs the object')
+    .addOption(new Option('-c <name>', 'same as -C').hideHelp())
+    .option(
+      '--cluster-context <context>',
+      "read the object through this kubeconfig context (default: the KubeFedCluster's endpoint and token)",
+    )
+    .option('--cluster-kubeconfig <path>', 'kubeconfig of --cluster-context (default: --kubeconfig)')
+    .option(
+      '--policy-name <name>',
+      'name of the PropagationPolicy (ClusterPropagationPolicy) created (default: the object name with a hash suffix)',
+    )
+    .option(
+      '--auto-create-policy [bool]',
+      'create the PropagationPolicy (ClusterPropagationPolicy for cluster-scoped objects)',
+      parseBoolFlag,
+      true,
+    )
+    .option('-o, --output <format>', 'print the template and policy instead of creating them: yaml or json');
+  withGlobalFlags(promoteCmd).action(
+    async (typeName: string | undefined, resourceName: string | undefined, o: PromoteFlags) => {
+      if (!typeName || !resourceName)
+        throw new CommandError('incorrect command format: promote TYPE NAME -n NAMESPACE -C CLUSTER');
+      const cluster = o.cluster ?? o.c;
+      if (!cluster) throw new CommandError('the cluster cannot be empty: pass -C/--cluster');
+      const output = parsePromoteOutput(o.output);
+      if (o.clusterKubeconfig && !o.clusterContext)
+        throw new CommandError('--cluster-kubeconfig needs --cluster-context');
+      const memberCtx = o.clusterContext
+        ? new KubeconfigContext(o.clusterKubeconfig ?? o.kubeconfig)
+        : undefined;
+      try {
+        const member = o.clusterContext ? memberCtx?.client(o.clusterContext) : undefined;
+        await withHostAndNamespace(o, (host, contextNamespace) =>
+          promote({
+            host,
+            member,
+            cluster,
+            kubefedNamespace: o.kubefedNamespace,
+            typeName,
+            name: resourceName,
+            namespace: o.namespace ?? contextNamespace,
+            policyName: o.policyName,
+            autoCreatePolicy: o.autoCreatePolicy,
+            output,
+            dryRun: o.dryRun,
+            out,
+            warn,
+          }),
+        );
+      } finally {
+        await memberCtx?.close();
+      }
+    },
+  );
+
   type LocalUpFlags = {
     members: string;
     dir: string;
@@ -595,6 +679,7 @@ export function buildProgram(name = 'kubefedctl'): Command {
     .addCommand(orphaningCmd)
     .addCommand(planCmd)
     .addCommand(explainCmd)
+    .addCommand(promoteCmd)
     .addCommand(migrateCmd)
     .addCommand(localUpCmd)
     .addCommand(localDownCmd)
