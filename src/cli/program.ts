@@ -89,7 +89,6 @@ interface ExplainFlags extends GlobalFlags {
 interface PromoteFlags extends GlobalFlags {
   namespace?: string;
   cluster?: string;
-  c?: string;
   clusterContext?: string;
   clusterKubeconfig?: string;
   policyName?: string;
@@ -554,7 +553,6 @@ export function buildProgram(name = 'kubefedctl'): Command {
       'namespace of the object (default: the host context namespace, else default)',
     )
     .option('-C, --cluster <name>', 'the joined member cluster that runs the object')
-    .addOption(new Option('-c <name>', 'same as -C').hideHelp())
     .option(
       '--cluster-context <context>',
       "read the object through this kubeconfig context (default: the KubeFedCluster's endpoint and token)",
@@ -575,7 +573,7 @@ export function buildProgram(name = 'kubefedctl'): Command {
     async (typeName: string | undefined, resourceName: string | undefined, o: PromoteFlags) => {
       if (!typeName || !resourceName)
         throw new CommandError('incorrect command format: promote TYPE NAME -n NAMESPACE -C CLUSTER');
-      const cluster = o.cluster ?? o.c;
+      const cluster = o.cluster;
       if (!cluster) throw new CommandError('the cluster cannot be empty: pass -C/--cluster');
       const output = parsePromoteOutput(o.output);
       if (o.clusterKubeconfig && !o.clusterContext)

@@ -81,10 +81,38 @@ describe('kubefedctl promote and explain', () => {
     assert.match(dry.stdout, /kind: PropagationPolicy/);
     assert.match(dry.stdout, /conflictResolution: Overwrite/);
     assert.doesNotMatch(dry.stdout, /resourceVersion|uid:/);
+    const templateOnly = await kubefedctl([
+      'promote',
+      'deployment',
+      'legacy-web',
+      '-n',
+      NSA,
+      '-C',
+      'cluster1',
+      '-o',
+      'json',
+      '--auto-create-policy=false',
+      ...flags,
+    ]);
+    assert.equal(templateOnly.code, 0, templateOnly.stderr);
+    assert.doesNotMatch(templateOnly.stdout, /PropagationPolicy/);
+    const dryRun = await kubefedctl([
+      'promote',
+      'deploy',
+      'legacy-web',
+      '-n',
+      NSA,
+      '-C',
+      'cluster1',
+      '--dry-run',
+      ...flags,
+    ]);
+    assert.equal(dryRun.code, 0, dryRun.stderr);
+    assert.match(dryRun.stdout, /would be promoted/);
     assert.equal(
       await getOrUndefined(host, T.deployments, 'legacy-web', NSA),
       undefined,
-      '-o writes nothing',
+      '-o and --dry-run write nothing',
     );
 
     const r = await kubefedctl([
@@ -93,7 +121,7 @@ describe('kubefedctl promote and explain', () => {
       'legacy-web',
       '-n',
       NSA,
-      '-c',
+      '--cluster',
       'cluster1',
       '--policy-name',
       'legacy-web',
