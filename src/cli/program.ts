@@ -93,6 +93,7 @@ interface PromoteFlags extends GlobalFlags {
   clusterKubeconfig?: string;
   policyName?: string;
   autoCreatePolicy: boolean;
+  dependencies: boolean;
   output?: string;
 }
 interface UnjoinFlags extends GlobalFlags {
@@ -544,7 +545,7 @@ export function buildProgram(name = 'kubefedctl'): Command {
       'Promote an object running in a member to a resource template on the federation API server, with a policy that keeps it there (adopting the running copy)',
     )
     .usage(
-      'TYPE NAME [-n NAMESPACE] -C CLUSTER [--policy-name NAME] [--auto-create-policy=false] [-o yaml|json] [--dry-run]',
+      'TYPE NAME [-n NAMESPACE] -C CLUSTER [--policy-name NAME] [--auto-create-policy=false] [-d] [-o yaml|json] [--dry-run]',
     )
     .argument('[type-name]', 'type of the object: plural, singular, kind, short name or plural.group')
     .argument('[resource-name]', 'name of the object in the member')
@@ -567,6 +568,11 @@ export function buildProgram(name = 'kubefedctl'): Command {
       'create the PropagationPolicy (ClusterPropagationPolicy for cluster-scoped objects)',
       parseBoolFlag,
       true,
+    )
+    .option(
+      '-d, --dependencies',
+      'also promote the ConfigMaps, Secrets, ServiceAccounts and PVCs the object references (the policy propagates them: propagateDeps)',
+      false,
     )
     .option('-o, --output <format>', 'print the template and policy instead of creating them: yaml or json');
   withGlobalFlags(promoteCmd).action(
@@ -594,6 +600,7 @@ export function buildProgram(name = 'kubefedctl'): Command {
             namespace: o.namespace ?? contextNamespace,
             policyName: o.policyName,
             autoCreatePolicy: o.autoCreatePolicy,
+            dependencies: o.dependencies,
             output,
             dryRun: o.dryRun,
             out,

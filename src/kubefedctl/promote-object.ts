@@ -116,8 +116,14 @@ export function generatePolicyName(
  * The policy karmadactl promote creates: it selects the object by name and places it on that member. A
  * PropagationPolicy for a namespaced object, a ClusterPropagationPolicy otherwise; conflictResolution
  * Overwrite (besides the template's annotation), so the member's existing copy is adopted, not refused.
+ * With the object's dependencies promoted too, propagateDeps sends them along (Karmada's promote proposal).
  */
-export function promotionPolicy(template: KubeObject, cluster: string, policyName: string): KubeObject {
+export function promotionPolicy(
+  template: KubeObject,
+  cluster: string,
+  policyName: string,
+  propagateDeps = false,
+): KubeObject {
   const namespace = template.metadata.namespace;
   return {
     apiVersion: POLICY_API_VERSION,
@@ -133,6 +139,7 @@ export function promotionPolicy(template: KubeObject, cluster: string, policyNam
       ],
       placement: { clusterAffinity: { clusterNames: [cluster] } },
       conflictResolution: 'Overwrite',
+      ...(propagateDeps ? { propagateDeps: true } : {}),
     },
   };
 }

@@ -16,6 +16,7 @@ import {
 } from '../kube/client/index.ts';
 import { ClusterClients } from '../members/cluster-clients.ts';
 import type { ClusterSecret } from '../members/cluster-config.ts';
+import { dependenciesOf } from '../sources/policy/dependencies.ts';
 import { PolicyTypes } from '../sources/policy/policies.ts';
 import { findApiResource } from './api-resources.ts';
 import { hostError } from './context.ts';
@@ -41,6 +42,8 @@ export interface PromoteOptions {
   namespace: string;
   policyName?: string;
   autoCreatePolicy: boolean;
+  /** Also promote the ConfigMaps, Secrets, ServiceAccounts and PVCs the object references (-d). */
+  dependencies: boolean;
   /** Print the template and policy (no server changes, as karmadactl's -o). */
   output: PromoteOutput;
   dryRun: boolean;
@@ -50,6 +53,8 @@ export interface PromoteOptions {
 
 export interface PromoteResult {
   template: KubeObject;
+  /** The dependencies promoted with it. */
+  dependencies: KubeObject[];
   policy?: KubeObject;
   created: boolean;
 }
@@ -119,15 +124,23 @@ export async function promote(opts: PromoteOptions): Promise<PromoteResult> {
     const policyName =
       opts.policyName ||
       generatePolicyName(namespace ?? '', opts.name, apiVersionOf(resource), resource.kind);
-    const policy = opts.autoCreatePolicy ? promotionPolicy(template, cluster, policyName) : undefined;
+    const deps = opts.dependencies ? await memberDependencies(opts, member, template) : [];
+    const policy = opts.autoCreatePolicy
+      ? promotionPolicy(template, cluster, policyName, opts.dependencies)
+      : undefined;
     if (opts.output) {
-      const docs = policy ? [template, policy] : [template];
+      const docs = [template, ...deps.map((d) => d.object), ...(policy ? [policy] : [])];
       opts.out(
         opts.output === 'json'
           ? docs.map((d) => `${JSON.stringify(d, null, 2)}\n`).join('')
           : docs.map((d) => toYaml(d)).join('---\n'),
       );
-      return { template, ...(policy ? { policy } : {}), created: false };
+      return {
+        template,
+        dependencies: deps.map((d) => d.object),
+        ...(policy ? { policy } : {}),
+        created: false,
+      };
     }
     const policyType = namespace ? PolicyTypes.PropagationPolicy : PolicyTypes.ClusterPropagationPolicy;
     try {
@@ -144,44 +157,112 @@ export async function promote(opts: PromoteOptions): Promise<PromoteResult> {
         throw new CommandError(
           `namespace "${namespace}" does not exist on the federation API server: create it first`,
         );
+      // A dependency already on the server is a template already: propagateDeps sends it as it is.
+      for (const d of [...deps]) {
+        if (await exists(host, d.type, d.object.metadata.name ?? '', namespace)) {
+          opts.warn?.(
+            `${d.what} already exists on the federation API server: not promoted, sent along as it is`,
+          );
+          deps.splice(deps.indexOf(d), 1);
+        }
+      }
     } catch (e) {
       if (e instanceof CommandError) throw e;
       throw hostError(e, host.name);
     }
+    const promoted = deps.map((d) => d.object);
     if (opts.dryRun) {
-      opts.out(`${what} would be promoted from cluster "${cluster}" (dry run)`);
-      return { template, ...(policy ? { policy } : {}), created: false };
+      opts.out(`${what} would be promoted from cluster "${cluster}"${withDeps(deps)} (dry run)`);
+      return { template, dependencies: promoted, ...(policy ? { policy } : {}), created: false };
     }
-    try {
-      await host.create(type, template, { namespace });
-    } catch (e) {
-      throw new CommandError(`failed to create ${what} on the federation API server: ${errorMessage(e)}`);
+    // Leave nothing half-done: on any failure the templates created so far go again, so a retry starts clean.
+    const created: Dependency[] = [];
+    const undo = async (failure: string): Promise<never> => {
+      const left: string[] = [];
+      for (const c of [...created].reverse()) {
+        try {
+          await host.delete(c.type, c.object.metadata.name ?? '', { namespace });
+        } catch (d) {
+          left.push(`${c.what} (${errorMessage(d)})`);
+        }
+      }
+      if (left.length > 0)
+        throw new CommandError(
+          `${failure}; removing what was created failed for ${left.join(', ')}: delete it by hand`,
+        );
+      throw new CommandError(
+        created.length === 0
+          ? failure
+          : `${failure} (the template${created.length > 1 ? 's were' : ' was'} removed again)`,
+      );
+    };
+    for (const t of [{ type, object: template, what }, ...deps]) {
+      try {
+        await host.create(t.type, t.object, { namespace });
+        created.push(t);
+      } catch (e) {
+        await undo(`failed to create ${t.what} on the federation API server: ${errorMessage(e)}`);
+      }
     }
     if (policy) {
       try {
         await host.create(policyType, policy, { namespace });
       } catch (e) {
-        const cause = errorMessage(e);
-        // Leave nothing half-done: the template goes again, so that a retry starts clean.
-        try {
-          await host.delete(type, opts.name, { namespace });
-        } catch (d) {
-          throw new CommandError(
-            `failed to create ${policy.kind} ${policyName}: ${cause}; deleting the template ${what} failed too (${errorMessage(d)}): delete it by hand`,
-          );
-        }
-        throw new CommandError(
-          `failed to create ${policy.kind} ${policyName}: ${cause} (the template was removed again)`,
-        );
+        await undo(`failed to create ${policy.kind} ${policyName}: ${errorMessage(e)}`);
       }
     }
     opts.out(
-      `${what} is promoted from cluster "${cluster}"${policy ? `, placed there by ${policy.kind} ${policyName}` : ''}`,
+      `${what} is promoted from cluster "${cluster}"${withDeps(deps)}${policy ? `, placed there by ${policy.kind} ${policyName}` : ''}`,
     );
-    return { template, ...(policy ? { policy } : {}), created: true };
+    return { template, dependencies: promoted, ...(policy ? { policy } : {}), created: true };
   } finally {
     await clients.closeAll();
   }
+}
+
+interface Dependency {
+  type: ResourceType;
+  object: KubeObject;
+  what: string;
+}
+
+const DEPENDENCY_TYPES: Record<string, ResourceType> = {
+  ConfigMap: CoreTypes.configMaps,
+  Secret: CoreTypes.secrets,
+  ServiceAccount: CoreTypes.serviceAccounts,
+  PersistentVolumeClaim: {
+    group: '',
+    version: 'v1',
+    plural: 'persistentvolumeclaims',
+    namespaced: true,
+    kind: 'PersistentVolumeClaim',
+  },
+};
+
+function withDeps(deps: readonly Dependency[]): string {
+  return deps.length > 0 ? ` with ${deps.map((d) => d.what).join(', ')}` : '';
+}
+
+/** The objects the template references (dependencies.ts, as propagateDeps finds them), read from the member. */
+async function memberDependencies(
+  opts: PromoteOptions,
+  member: KubeClient,
+  template: KubeObject,
+): Promise<Dependency[]> {
+  const out: Dependency[] = [];
+  for (const ref of dependenciesOf(template)) {
+    const type = DEPENDENCY_TYPES[ref.kind];
+    if (!type) continue;
+    const what = describe(ref.kind, ref.namespace, ref.name);
+    try {
+      const live = await member.get(type, ref.name, ref.namespace);
+      out.push({ type, what, object: templateFromMember({ ...live, apiVersion: 'v1', kind: ref.kind }) });
+    } catch (e) {
+      if (!isNotFound(e)) throw new CommandError(`cluster "${opts.cluster}": ${errorMessage(e)}`);
+      opts.warn?.(`${what} is referenced but does not exist in cluster "${opts.cluster}": not promoted`);
+    }
+  }
+  return out;
 }
 
 async function exists(

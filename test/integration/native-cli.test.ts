@@ -215,6 +215,61 @@ describe('kubefedctl promote and explain', () => {
     assert.equal(await getOrUndefined(host, T.deployments, 'half', NSA), undefined);
   });
 
+  test('promote -d: the ConfigMap the Deployment references is promoted too and adopted in place', async () => {
+    const cmap = await c1.create<Obj>(CoreTypes.configMaps, {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'with-deps-config', namespace: NSA },
+      data: { mode: 'legacy' },
+    });
+    const d = deployment('with-deps');
+    d.spec = {
+      ...d.spec,
+      template: {
+        metadata: { labels: { app: 'with-deps' } },
+        spec: {
+          containers: [
+            {
+              name: 'app',
+              image: 'registry.example/legacy:1.0',
+              envFrom: [{ configMapRef: { name: 'with-deps-config' } }],
+            },
+          ],
+        },
+      },
+    };
+    await c1.create(T.deployments, d);
+    const r = await kubefedctl([
+      'promote',
+      'deployment',
+      'with-deps',
+      '-n',
+      NSA,
+      '-C',
+      'cluster1',
+      '-d',
+      '--policy-name',
+      'with-deps',
+      ...flags,
+    ]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /with ConfigMap legacy\/with-deps-config/);
+    const policy = await host.get<Obj>(PolicyTypes.PropagationPolicy, 'with-deps', NSA);
+    assert.equal(policy.spec?.propagateDeps, true);
+    assert.equal(
+      (await host.get<Obj & { data?: Record<string, string> }>(CoreTypes.configMaps, 'with-deps-config', NSA))
+        .data?.mode,
+      'legacy',
+    );
+    const adopted = await eventually(
+      'the member ConfigMap adopted',
+      () => getOrUndefined<Obj>(c1, CoreTypes.configMaps, 'with-deps-config', NSA),
+      (o) => Boolean(o?.metadata.annotations?.[OWNER_ANNOTATION]),
+      60_000,
+    );
+    assert.equal(adopted?.metadata.uid, cmap.metadata.uid);
+  });
+
   test('explain --live: the promoted template, its policy and where it lands', async () => {
     const r = await kubefedctl([
       'explain',

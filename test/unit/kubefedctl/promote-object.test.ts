@@ -107,6 +107,11 @@ describe('promote: the policy', () => {
     });
   });
 
+  test('with dependencies promoted, the policy propagates them', () => {
+    const p = promotionPolicy(templateFromMember(live), 'member1', 'nginx-p', true);
+    assert.equal((p.spec as { propagateDeps?: boolean }).propagateDeps, true);
+  });
+
   test('a ClusterPropagationPolicy for a cluster-scoped object', () => {
     const p = promotionPolicy(
       { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'r' } },
