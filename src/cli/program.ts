@@ -7,6 +7,7 @@ import { KubeconfigContext } from '../kubefedctl/context.ts';
 import { disableType, validateDisableFlags } from '../kubefedctl/disable.ts';
 import { enableType, parseOutputFlag } from '../kubefedctl/enable.ts';
 import { CommandError } from '../kubefedctl/errors.ts';
+import { parseExplainOutput, runExplainLive, runExplainOffline } from '../kubefedctl/explain.ts';
 import { federate, validateFederateArgs } from '../kubefedctl/federate.ts';
 import { join } from '../kubefedctl/join.ts';
 import { DEFAULT_LOCAL_DIR, DEFAULT_SAMPLE, localDown, localUp } from '../kubefedctl/local-up.ts';
@@ -20,6 +21,7 @@ import {
   runPlan,
 } from '../kubefedctl/plan.ts';
 import { liveSource } from '../kubefedctl/plan-live.ts';
+import { parsePromoteOutput, promote } from '../kubefedctl/promote.ts';
 import { unjoin } from '../kubefedctl/unjoin.ts';
 import { VERSION } from '../version.ts';
 import { flagShapes, normalizeArgs } from './argv.ts';
@@ -75,6 +77,23 @@ interface PlanFlags extends GlobalFlags {
   current?: string[];
   capacity?: string[];
   key?: string;
+  output?: string;
+}
+interface ExplainFlags extends GlobalFlags {
+  filename: string[];
+  namespace?: string;
+  clusters?: string[];
+  output?: string;
+  live: boolean;
+}
+interface PromoteFlags extends GlobalFlags {
+  namespace?: string;
+  cluster?: string;
+  clusterContext?: string;
+  clusterKubeconfig?: string;
+  policyName?: string;
+  autoCreatePolicy: boolean;
+  dependencies: boolean;
   output?: string;
 }
 interface UnjoinFlags extends GlobalFlags {
@@ -459,6 +478,141 @@ export function buildProgram(name = 'kubefedctl'): Command {
     });
   });
 
+  const explainCmd = new Command('explain')
+    .description(
+      'Explain which policy claims resource templates and why, where they land and what each cluster receives',
+    )
+    .usage('-f FILE [-f FILE...] [--clusters A,B] [-o text|yaml|json] | --live (TYPE NAME | -f FILE) [-n NS]')
+    .argument('[type-name]', 'with --live: type of a template on the federation API server (e.g. deployment)')
+    .argument('[resource-name]', 'with --live: name of that template')
+    .option(
+      '-f, --filename <file>',
+      "YAML with templates, PropagationPolicies, ClusterPropagationPolicies, OverridePolicies, ClusterOverridePolicies and KubeFedClusters ('-' for stdin; repeatable)",
+      (v: string, prev: string[]) => [...prev, v],
+      [],
+    )
+    .option(
+      '-n, --namespace <namespace>',
+      'namespace of templates and namespaced policies that name none (default: the context namespace with --live, else default)',
+    )
+    .option(
+      '--clusters <names>',
+      'offline: Ready clusters without labels, besides KubeFedClusters of the files',
+      collectNames,
+    )
+    .option('-o, --output <format>', 'text, yaml or json (yaml/json include the full member objects)', 'text')
+    .option('--live', 'read policies, clusters and bindings from the federation API server', false);
+  withGlobalFlags(explainCmd);
+  for (const flag of explainCmd.options) if (flag.long === '--dry-run') flag.hideHelp();
+  explainCmd.action(async (typeName: string | undefined, name: string | undefined, o: ExplainFlags) => {
+    const output = parseExplainOutput(o.output);
+    if (!o.live) {
+      if (typeName !== undefined)
+        throw new CommandError('TYPE NAME needs --live; offline, give the templates with -f');
+      runExplainOffline({
+        filenames: o.filename,
+        namespace: o.namespace ?? 'default',
+        clusterNames: o.clusters ?? [],
+        kubefedNamespace: o.kubefedNamespace,
+        output,
+        out,
+      });
+      return;
+    }
+    if (o.clusters) throw new CommandError('--live reads the clusters from the federation; drop --clusters');
+    await withHostAndNamespace(o, (host, contextNamespace) =>
+      runExplainLive({
+        host,
+        typeName,
+        name,
+        filenames: o.filename,
+        namespace: o.namespace ?? contextNamespace,
+        kubefedNamespace: o.kubefedNamespace,
+        output,
+        out,
+        warn,
+      }),
+    );
+  });
+
+  const parseBoolFlag = (value: string | undefined): boolean => {
+    if (value === undefined || ['1', 't', 'T', 'TRUE', 'true', 'True'].includes(value)) return true;
+    if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(value)) return false;
+    throw new CommandError(`invalid argument "${value}" for "--auto-create-policy" flag: not a boolean`);
+  };
+  const promoteCmd = new Command('promote')
+    .description(
+      'Promote an object running in a member to a resource template on the federation API server, with a policy that keeps it there (adopting the running copy)',
+    )
+    .usage(
+      'TYPE NAME [-n NAMESPACE] -C CLUSTER [--policy-name NAME] [--auto-create-policy=false] [-d] [-o yaml|json] [--dry-run]',
+    )
+    .argument('[type-name]', 'type of the object: plural, singular, kind, short name or plural.group')
+    .argument('[resource-name]', 'name of the object in the member')
+    .option(
+      '-n, --namespace <namespace>',
+      'namespace of the object (default: the host context namespace, else default)',
+    )
+    .option('-C, --cluster <name>', 'the joined member cluster that runs the object')
+    .option(
+      '--cluster-context <context>',
+      "read the object through this kubeconfig context (default: the KubeFedCluster's endpoint and token)",
+    )
+    .option('--cluster-kubeconfig <path>', 'kubeconfig of --cluster-context (default: --kubeconfig)')
+    .option(
+      '--policy-name <name>',
+      'name of the PropagationPolicy (ClusterPropagationPolicy) created (default: the object name with a hash suffix)',
+    )
+    .option(
+      '--auto-create-policy [bool]',
+      'create the PropagationPolicy (ClusterPropagationPolicy for cluster-scoped objects)',
+      parseBoolFlag,
+      true,
+    )
+    .option(
+      '-d, --dependencies',
+      'also promote the ConfigMaps, Secrets, ServiceAccounts and PVCs the object references (the policy propagates them: propagateDeps)',
+      false,
+    )
+    .option('-o, --output <format>', 'print the template and policy instead of creating them: yaml or json');
+  withGlobalFlags(promoteCmd).action(
+    async (typeName: string | undefined, resourceName: string | undefined, o: PromoteFlags) => {
+      if (!typeName || !resourceName)
+        throw new CommandError('incorrect command format: promote TYPE NAME -n NAMESPACE -C CLUSTER');
+      const cluster = o.cluster;
+      if (!cluster) throw new CommandError('the cluster cannot be empty: pass -C/--cluster');
+      const output = parsePromoteOutput(o.output);
+      if (o.clusterKubeconfig && !o.clusterContext)
+        throw new CommandError('--cluster-kubeconfig needs --cluster-context');
+      const memberCtx = o.clusterContext
+        ? new KubeconfigContext(o.clusterKubeconfig ?? o.kubeconfig)
+        : undefined;
+      try {
+        const member = o.clusterContext ? memberCtx?.client(o.clusterContext) : undefined;
+        await withHostAndNamespace(o, (host, contextNamespace) =>
+          promote({
+            host,
+            member,
+            cluster,
+            kubefedNamespace: o.kubefedNamespace,
+            typeName,
+            name: resourceName,
+            namespace: o.namespace ?? contextNamespace,
+            policyName: o.policyName,
+            autoCreatePolicy: o.autoCreatePolicy,
+            dependencies: o.dependencies,
+            output,
+            dryRun: o.dryRun,
+            out,
+            warn,
+          }),
+        );
+      } finally {
+        await memberCtx?.close();
+      }
+    },
+  );
+
   type LocalUpFlags = {
     members: string;
     dir: string;
@@ -529,6 +683,8 @@ export function buildProgram(name = 'kubefedctl'): Command {
     .addCommand(federateCmd)
     .addCommand(orphaningCmd)
     .addCommand(planCmd)
+    .addCommand(explainCmd)
+    .addCommand(promoteCmd)
     .addCommand(migrateCmd)
     .addCommand(localUpCmd)
     .addCommand(localDownCmd)
