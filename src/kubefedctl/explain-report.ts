@@ -13,6 +13,7 @@ import type { PolicyCluster } from '../sources/policy/cluster-affinity.ts';
 import { dependenciesOf } from '../sources/policy/dependencies.ts';
 import {
   type CandidatePolicy,
+  claimHolder,
   ImplicitPriority,
   implicitPriority,
   isIgnoredTemplate,
@@ -122,20 +123,18 @@ function whyBeaten(winner: CandidatePolicy, other: CandidatePolicy, template: Ku
   return `same priorities; the smaller name wins (${JSON.stringify(winner.name)})`;
 }
 
-/**
- * The policy holding the template's claim, as the detector keeps it: the claim's policy still exists with
- * the same permanent-id and still selects the template. 'deleting' while that policy is being deleted.
- */
+/** The policy holding the template's claim, as the detector keeps it (matching.ts claimHolder). */
 function currentHolder(
   template: KubeObject,
   candidates: readonly CandidatePolicy[],
 ): CandidatePolicy | 'deleting' | undefined {
   const claim = claimOf(template.metadata);
   if (!claim) return undefined;
-  const p = candidates.find((c) => same(c, claim) && c.permanentId === claim.permanentId);
-  if (!p) return undefined;
-  if (p.deleting) return 'deleting';
-  return implicitPriority(p.spec.resourceSelectors, template) > ImplicitPriority.MisMatch ? p : undefined;
+  return claimHolder(
+    template,
+    claim,
+    candidates.find((c) => same(c, claim)),
+  );
 }
 
 function templateRef(t: KubeObject) {

@@ -500,7 +500,7 @@ describe('native resources placed by Karmada policies', () => {
       () => getOrUndefined<Obj>(host, PolicyTypes.OverridePolicy, 'ov', NSA),
       (o) => (o?.status as { claimedCount?: number } | undefined)?.claimedCount === 1,
     );
-    assert.deepEqual((opStatus?.status as { claimedResources?: unknown }).claimedResources, [
+    assert.deepEqual((opStatus?.status as { claimedResources?: unknown } | undefined)?.claimedResources, [
       { apiVersion: 'apps/v1', kind: 'Deployment', namespace: NSA, name: 'ov' },
     ]);
     const conf = await eventually(

@@ -3,7 +3,6 @@
 // the ResourceBinding that records the decision (binding-spec.ts). Scheduling and applying are other
 // controllers' (scheduler.ts, binding-controller.ts), as in Karmada.
 
-import { CLAIMED_BY_LABEL } from '../../api/policy/v1alpha1/index.ts';
 import {
   errorMessage,
   isAlreadyExists,
@@ -21,7 +20,7 @@ import { type Bindings, bindingTypeOf } from './bindings.ts';
 import { claimOf, withClaim } from './claim.ts';
 import { patchTemplateMetadata, unclaim } from './claim-writer.ts';
 import { bindingKeyOfTemplate, parseTemplateKey, templateKey } from './keys.ts';
-import { type CandidatePolicy, implicitPriority, isIgnoredTemplate, selectPolicy } from './matching.ts';
+import { type CandidatePolicy, claimHolder, isIgnoredTemplate, selectPolicy } from './matching.ts';
 import { candidateOf, type Policies } from './policies.ts';
 import { kindKey, type Templates } from './templates.ts';
 
@@ -96,10 +95,8 @@ export class Detector {
     // A deleted template's binding goes with it (owner reference, garbage collector); its finalizer makes
     // the binding controller remove the member copies.
     if (!template || template.metadata.deletionTimestamp) return ok();
-    if (isIgnoredTemplate(template, this.#opts.skippedNamespaces)) return ok();
-    if (template.metadata.labels?.[CLAIMED_BY_LABEL]) return ok();
-    if (isClusterLocal(k.kind, template)) return ok();
     const t = { ...template, apiVersion: k.apiVersion, kind: k.kind };
+    if (isIgnoredTemplate(t, this.#opts.skippedNamespaces)) return ok();
     try {
       const current = await this.#currentClaim(t);
       if (current === 'wait') return requeueAfter(RECHECK_MS);
@@ -127,11 +124,9 @@ export class Detector {
     const claim = claimOf(t.metadata);
     if (!claim) return undefined;
     const p = this.#opts.policies.policy(claim.kind, claim.namespace, claim.name);
-    const candidate = p ? candidateOf(claim.kind, p) : undefined;
-    if (candidate && candidate.permanentId === claim.permanentId) {
-      if (candidate.deleting) return 'wait';
-      if (implicitPriority(candidate.spec.resourceSelectors, t) > 0) return candidate;
-    }
+    const holder = claimHolder(t, claim, p ? candidateOf(claim.kind, p) : undefined);
+    if (holder === 'deleting') return 'wait';
+    if (holder) return holder;
     // The policy is gone, was re-created, or no longer selects the template: release it (the binding and
     // the member copies stay until another policy claims it, as in Karmada).
     const type = this.#opts.templates.typeOf({ apiVersion: t.apiVersion ?? '', kind: t.kind ?? '' });
@@ -225,14 +220,6 @@ export function claimRelevantChange(old: KubeObject, obj: KubeObject): boolean {
     !jsonEqual(old.metadata.labels, obj.metadata.labels) ||
     old.metadata.deletionTimestamp !== obj.metadata.deletionTimestamp
   );
-}
-
-/**
- * Objects every cluster makes for itself: the root CA bundle the host's root-ca publisher writes into every
- * namespace. Sending the host's would only collide with each member's own.
- */
-function isClusterLocal(kind: string, t: KubeObject): boolean {
-  return kind === 'ConfigMap' && t.metadata.name === 'kube-root-ca.crt';
 }
 
 function describe(p: { namespace?: string; name: string }): string {

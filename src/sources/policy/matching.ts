@@ -114,8 +114,34 @@ const SKIPPED_NAMESPACE = /^kube-.*$/;
 export function isIgnoredTemplate(template: KubeObject, extraSkipped: readonly string[]): boolean {
   const namespace = template.metadata.namespace ?? '';
   if (template.metadata.labels?.[CLAIMED_BY_LABEL]) return true;
+  if (isClusterLocal(template)) return true;
   if (namespace === '') return false;
   return (
     isReservedNamespace(namespace) || SKIPPED_NAMESPACE.test(namespace) || extraSkipped.includes(namespace)
   );
+}
+
+/**
+ * Objects every cluster makes for itself: the root CA bundle the host's root-ca publisher writes into every
+ * namespace. Sending the host's would only collide with each member's own (a kubefed-ts rule).
+ */
+export function isClusterLocal(t: KubeObject): boolean {
+  return t.kind === 'ConfigMap' && t.metadata.name === 'kube-root-ca.crt';
+}
+
+/**
+ * Whether a claim still holds (detector.go: an already claimed template is re-applied with its policy): the
+ * claim's policy exists with the same permanent-id and still selects the template. 'deleting' while that
+ * policy is being deleted (wait); undefined when the claim is stale and must be removed.
+ */
+export function claimHolder(
+  template: KubeObject,
+  claim: { permanentId: string },
+  policy: CandidatePolicy | undefined,
+): CandidatePolicy | 'deleting' | undefined {
+  if (!policy || policy.permanentId !== claim.permanentId) return undefined;
+  if (policy.deleting) return 'deleting';
+  return implicitPriority(policy.spec.resourceSelectors, template) > ImplicitPriority.MisMatch
+    ? policy
+    : undefined;
 }
