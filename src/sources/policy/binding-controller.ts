@@ -124,11 +124,7 @@ export class BindingController {
     });
     this.controller
       .cache(opts.members.asCache())
-      .source((enqueue) =>
-        opts.bindings.addListener((key, _b, change) => {
-          if (change !== 'delete') enqueue(key);
-        }),
-      )
+      .source(opts.bindings.changes)
       .source((enqueue) =>
         opts.templates.addListener((kind, obj) => {
           const t = { ...obj, apiVersion: kind.apiVersion, kind: kind.kind };

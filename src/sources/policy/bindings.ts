@@ -45,6 +45,12 @@ export class Bindings {
     for (const l of this.#listeners) l(bindingKey(b), b, change);
   }
 
+  /** An event source for controllers keyed by binding: every added or changed binding is enqueued. */
+  readonly changes = (enqueue: (key: string) => void): (() => void) =>
+    this.addListener((key, _b, change) => {
+      if (change !== 'delete') enqueue(key);
+    });
+
   addListener(l: BindingListener): () => void {
     this.#listeners.add(l);
     return () => this.#listeners.delete(l);

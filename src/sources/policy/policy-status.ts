@@ -77,21 +77,27 @@ function readyCondition(input: PolicyConditionsInput): Omit<MetaCondition, 'last
 
 /** Label selectors that do not compile, as "resourceSelectors[0].labelSelector: why". */
 function invalidSelectors(spec: PropagationSpec | undefined): string[] {
+  return selectorErrors([
+    ...(spec?.resourceSelectors ?? []).map(
+      (s, i) => [`resourceSelectors[${i}].labelSelector`, s?.labelSelector] as const,
+    ),
+    ['placement.clusterAffinity.labelSelector', spec?.placement?.clusterAffinity?.labelSelector],
+    ...(spec?.placement?.clusterAffinities ?? []).map(
+      (a, i) => [`placement.clusterAffinities[${i}].labelSelector`, a?.labelSelector] as const,
+    ),
+  ]);
+}
+
+/** "path: why" for each given label selector that does not compile; absent ones are fine. */
+function selectorErrors(selectors: ReadonlyArray<readonly [string, unknown]>): string[] {
   const out: string[] = [];
-  const check = (path: string, sel: unknown) => {
-    if (sel === undefined || sel === null) return;
+  for (const [path, sel] of selectors) {
+    if (sel === undefined || sel === null) continue;
     try {
       compileLabelSelector(sel as Parameters<typeof compileLabelSelector>[0]);
     } catch (e) {
       out.push(`${path}: ${e instanceof Error ? e.message : String(e)}`);
     }
-  };
-  for (const [i, s] of (spec?.resourceSelectors ?? []).entries()) {
-    check(`resourceSelectors[${i}].labelSelector`, s?.labelSelector);
-  }
-  check('placement.clusterAffinity.labelSelector', spec?.placement?.clusterAffinity?.labelSelector);
-  for (const [i, a] of (spec?.placement?.clusterAffinities ?? []).entries()) {
-    check(`placement.clusterAffinities[${i}].labelSelector`, a?.labelSelector);
   }
   return out;
 }
@@ -150,18 +156,12 @@ export function overrideConditions(input: OverrideConditionsInput): MetaConditio
 
 /** Label selectors of an override policy that do not compile. */
 export function invalidOverrideSelectors(spec: OverrideSpec | undefined): string[] {
-  const out: string[] = [];
-  const check = (path: string, sel: unknown) => {
-    if (sel === undefined || sel === null) return;
-    try {
-      compileLabelSelector(sel as Parameters<typeof compileLabelSelector>[0]);
-    } catch (e) {
-      out.push(`${path}: ${e instanceof Error ? e.message : String(e)}`);
-    }
-  };
-  for (const [i, s] of (spec?.resourceSelectors ?? []).entries())
-    check(`resourceSelectors[${i}].labelSelector`, s?.labelSelector);
-  for (const [i, r] of (spec?.overrideRules ?? []).entries())
-    check(`overrideRules[${i}].targetCluster.labelSelector`, r?.targetCluster?.labelSelector);
-  return out;
+  return selectorErrors([
+    ...(spec?.resourceSelectors ?? []).map(
+      (s, i) => [`resourceSelectors[${i}].labelSelector`, s?.labelSelector] as const,
+    ),
+    ...(spec?.overrideRules ?? []).map(
+      (r, i) => [`overrideRules[${i}].targetCluster.labelSelector`, r?.targetCluster?.labelSelector] as const,
+    ),
+  ]);
 }

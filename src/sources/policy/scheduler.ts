@@ -47,11 +47,7 @@ export class Scheduler {
     });
     this.controller
       .cache(opts.members.asCache())
-      .source((enqueue) =>
-        opts.bindings.addListener((key, _b, change) => {
-          if (change !== 'delete') enqueue(key);
-        }),
-      )
+      .source(opts.bindings.changes)
       // A cluster joining, leaving, changing labels or readiness may change any placement.
       .source((enqueue) =>
         opts.members.registry.addListener({
