@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { Command, Option } from '@commander-js/extra-typings';
+import { Command, InvalidArgumentError, Option } from '@commander-js/extra-typings';
 import { parseDuration } from '../config/duration.ts';
 import { IngressDnsController } from '../controllers/dns/ingress-dns-controller.ts';
 import type { DnsControllerOptions, DnsEndpointGroup } from '../controllers/dns/record-shell.ts';
@@ -55,6 +55,7 @@ interface Options {
   memberDeletionTimeout: string;
   dnsEndpointApi: string;
   dnsHostnamesAsCname: boolean;
+  nativeResources: boolean;
   v: number;
 }
 
@@ -106,6 +107,18 @@ function buildCommand(): Command {
       '--dns-hostnames-as-cname',
       'publish load balancers that only have hostnames as CNAMEs instead of resolving them',
       false,
+    )
+    .addOption(
+      new Option(
+        '--native-resources [bool]',
+        "serve plain objects placed by Karmada's PropagationPolicy family (policy.karmada.io); needs RBAC " +
+          'for those and for the template kinds (kubefed-ts extension)',
+      )
+        .default(true)
+        .argParser((v) => {
+          if (v !== 'true' && v !== 'false') throw new InvalidArgumentError('must be true or false');
+          return v === 'true';
+        }),
     )
     .addOption(new Option('-v, --v <level>', 'log verbosity (0 info, 1+ debug)').default(0).argParser(Number))
     .version(`kubefed-ts ${VERSION}`, '--version') as unknown as Command;
@@ -241,7 +254,7 @@ async function run(o: Options, log: Logger): Promise<number> {
   if (controllers.federatedTypeConfig) manager.add(ftcController);
   // Native resources placed by Karmada's policies, on the same members and engine. A namespaced control plane
   // has no cluster-wide templates to place, so it serves only Federated<Kind> (docs/native-resources.md).
-  if (controllers.federatedTypeConfig && config.scope === 'Cluster') {
+  if (o.nativeResources && controllers.federatedTypeConfig && config.scope === 'Cluster') {
     manager.add(new PolicySource({ host, members, namespace, deletionTimeoutMs, logger: log }));
   }
   const scheduling = controllers.scheduling

@@ -225,3 +225,13 @@ overwrite their status (src/install/federation-apiserver.ts has the same list).
 {{- define "kubefed-ts.aggregatedClusterRoles.enabled" -}}
 {{- if and (include "kubefed-ts.enabled" .) (eq (include "kubefed-ts.or" (list (.Values.aggregatedClusterRoles | default dict).enabled true)) "true") -}}true{{- end -}}
 {{- end -}}
+
+{{/*
+"true" when the controller manager serves native resources (controllermanager.controller.nativeResources.enabled,
+default true; never in a Namespaced control plane), else "".
+*/}}
+{{- define "kubefed-ts.nativeResources" -}}
+{{- $c := ((.Values.controllermanager | default dict).controller | default dict) -}}
+{{- $n := $c.nativeResources | default dict -}}
+{{- if and (ne (toString $n.enabled) "false") (not (include "kubefed-ts.namespaced" .)) -}}true{{- end -}}
+{{- end -}}

@@ -44,6 +44,9 @@ interface Watched {
   reader: SharedInformerReader<KubeObject>;
 }
 
+/** How long start-up waits for one kind's templates to load before going on without them. */
+const KIND_LOAD_WAIT_MS = 30_000;
+
 /** How often kinds that discovery does not know yet are looked up again (a CRD installed later). */
 const UNRESOLVED_RETRY_MS = 5_000;
 
@@ -90,7 +93,13 @@ export class Templates {
   /** Every wanted kind resolved (watched, or known not to be served) and every watched cache loaded. */
   async loaded(): Promise<void> {
     await this.#resolving;
-    await Promise.all([...this.#watched.values()].map((w) => w.reader.waitForSync()));
+    // A kind that cannot be listed (no RBAC for it, a broken aggregated API) must not hold up the others:
+    // after a while it counts as loaded, and its templates are handled once its cache does load.
+    await Promise.all(
+      [...this.#watched.values()].map((w) =>
+        Promise.race([w.reader.waitForSync(), unrefSleep(KIND_LOAD_WAIT_MS)]),
+      ),
+    );
   }
 
   hasLoaded(): boolean {
@@ -203,4 +212,9 @@ export async function resolveKind(host: KubeClient, kind: TemplateKind): Promise
 
 function sameSet(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
   return a.size === b.size && [...a].every((x) => b.has(x));
+}
+
+/** A wait that does not keep the process alive. */
+function unrefSleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
