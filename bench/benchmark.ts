@@ -194,7 +194,8 @@ const HOST_RESOURCES: Record<FrontEnd, (r: string) => boolean> = {
 const EVENTS = (r: string) => r === 'events' || r === 'events.k8s.io/events';
 /** Host writes that happen whatever the workload (leader election, cluster health): not per object. */
 const PERIODIC_HOST_WRITE = (key: string) =>
-  / coordination\.k8s\.io\/leases$/.test(key) || / core\.kubefed\.io\/kubefedclusters(\/status)?$/.test(key);
+  / coordination\.k8s\.io\/leases( \d+)?$/.test(key) ||
+  / core\.kubefed\.io\/kubefedclusters(\/status)?( \d+)?$/.test(key);
 
 /** Runs fn over items with at most n in flight. */
 async function pool<T>(items: T[], n: number, fn: (item: T) => Promise<void>): Promise<void> {

@@ -87,8 +87,9 @@ export function writeCounts(metricsText: string): Map<string, number> {
 }
 
 /**
- * Write requests of `apiserver_request_total` per verb and resource, subresource included:
- * `PATCH work.karmada.io/resourcebindings/status`. What says which controller wrote (the metric has no user agent).
+ * Write requests of `apiserver_request_total` per verb and resource, subresource included, and the status code
+ * when it is not a success: `PUT work.karmada.io/resourcebindings/status`, `POST events 409`. What says which
+ * controller wrote (the metric has no user agent), and which writes were refused (conflicts, AlreadyExists).
  */
 export function writeCountsByVerb(metricsText: string): Map<string, number> {
   const out = new Map<string, number>();
@@ -97,7 +98,9 @@ export function writeCountsByVerb(metricsText: string): Map<string, number> {
     if (!WRITE_VERBS.has(verb)) continue;
     const group = labels['group'] ?? '';
     const sub = labels['subresource'] ?? '';
-    const key = `${verb} ${group ? `${group}/` : ''}${labels['resource'] ?? ''}${sub ? `/${sub}` : ''}`;
+    const code = labels['code'] ?? '';
+    const failed = code !== '' && !code.startsWith('2') ? ` ${code}` : '';
+    const key = `${verb} ${group ? `${group}/` : ''}${labels['resource'] ?? ''}${sub ? `/${sub}` : ''}${failed}`;
     out.set(key, (out.get(key) ?? 0) + value);
   }
   return out;

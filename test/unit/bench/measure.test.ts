@@ -40,13 +40,19 @@ describe('benchmark measurements (pure parts)', () => {
         line('PATCH', '', 'configmaps', '', 3),
         line('PUT', 'work.karmada.io', 'resourcebindings', 'status', 4),
         line('PUT', 'coordination.k8s.io', 'leases', '', 7),
+        line('PUT', 'work.karmada.io', 'resourcebindings', 'status', 2).replace('code="200"', 'code="409"'),
         line('GET', '', 'configmaps', '', 90),
       ].join('\n'),
     );
     assert.deepEqual([...before], [['POST configmaps', 2]]);
     assert.deepEqual(
       countsBetween(before, after, (k) => !k.endsWith('leases')),
-      { 'POST configmaps': 3, 'PATCH configmaps': 3, 'PUT work.karmada.io/resourcebindings/status': 4 },
+      {
+        'POST configmaps': 3,
+        'PATCH configmaps': 3,
+        'PUT work.karmada.io/resourcebindings/status': 4,
+        'PUT work.karmada.io/resourcebindings/status 409': 2,
+      },
     );
   });
 
