@@ -122,6 +122,11 @@ export interface Throughput {
   hostWrites?: Record<string, number>;
   /** The sum of hostWrites per object (N, not N × members). */
   hostWritesPerObject?: number;
+  /**
+   * The Events behind the `events` writes over the same span: occurrences (Event.count) per involved kind and
+   * reason (`ConfigMap ApplyPolicySucceed`), read from the host after it settled.
+   */
+  hostEvents?: Record<string, number>;
 }
 
 export interface Latency {
@@ -646,6 +651,7 @@ async function coldPropagation(
   const prefix = objectName(kind, 0).split('-')[0] as string;
   const ours = (n: string) => n.startsWith(`${prefix}-`);
   const writesBefore = await scrapeWritesByVerb(host);
+  const eventsBefore = await eventCounts(host, ns);
   const start = performance.now();
   const before = account.sample();
   await pool(
@@ -687,6 +693,7 @@ async function coldPropagation(
     (k) => !PERIODIC_HOST_WRITE(k),
   );
   const hostWritesPerObject = Object.values(hostWrites).reduce((a, b) => a + b, 0) / opts.objects;
+  const hostEvents = countsBetween(eventsBefore, await eventCounts(host, ns), () => true);
   log(`${kind.id}: ${hostWritesPerObject.toFixed(2)} host writes per object`);
   return {
     seconds,
@@ -696,7 +703,21 @@ async function coldPropagation(
     cpu,
     hostWrites,
     hostWritesPerObject,
+    hostEvents,
   };
+}
+
+/** Event occurrences in a host namespace per involved kind and reason (a repeated Event counts each time). */
+async function eventCounts(host: KubeClient, ns: string): Promise<Map<string, number>> {
+  const list = await host.listAll<
+    KubeObject & { involvedObject?: { kind?: string }; reason?: string; count?: number }
+  >(CoreTypes.events, { namespace: ns });
+  const out = new Map<string, number>();
+  for (const e of list.items) {
+    const key = `${e.involvedObject?.kind ?? ''} ${e.reason ?? ''}`;
+    out.set(key, (out.get(key) ?? 0) + (e.count ?? 1));
+  }
+  return out;
 }
 
 /** The steady state: writes counted by the apiservers themselves, the controller's CPU, RSS and heap. */

@@ -98,12 +98,15 @@ function hostWriteLines(r: BenchReport): string[] {
   const lines: string[] = [];
   for (const kind of r.options.kinds) {
     for (const s of r.systems) {
-      const w = s.cold[kind]?.hostWrites;
-      if (!w) continue;
-      const parts = Object.entries(w)
-        .sort(([ka, a], [kb, b]) => b - a || ka.localeCompare(kb))
-        .map(([k, v]) => `${k} ${(v / r.options.objects).toFixed(2)}`);
-      lines.push(`- ${s.label}, ${KINDS[kind].target.kind}s: ${parts.join(', ') || DASH}`);
+      const cold = s.cold[kind];
+      if (!cold?.hostWrites) continue;
+      const perObject = (counts: Record<string, number>) =>
+        Object.entries(counts)
+          .sort(([ka, a], [kb, b]) => b - a || ka.localeCompare(kb))
+          .map(([k, v]) => `${k} ${(v / r.options.objects).toFixed(2)}`)
+          .join(', ') || DASH;
+      const events = cold.hostEvents ? `; events (involved kind, reason): ${perObject(cold.hostEvents)}` : '';
+      lines.push(`- ${s.label}, ${KINDS[kind].target.kind}s: ${perObject(cold.hostWrites)}${events}`);
     }
   }
   return lines.length === 0

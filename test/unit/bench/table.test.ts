@@ -146,6 +146,10 @@ describe('benchmark table', () => {
             cpu: { controller: controllerCpu },
             hostWrites,
             hostWritesPerObject: total / 100,
+            hostEvents: {
+              'ConfigMap ApplyPolicySucceed': 100,
+              'ResourceBinding ScheduleBindingSucceed': 100,
+            },
           },
         },
       };
@@ -187,11 +191,11 @@ describe('benchmark table', () => {
     assert.deepEqual(cells(table, 'Controller RSS').row.at(-1), '1.20×');
     assert.match(
       table,
-      /^- kubefed-ts native, ConfigMaps: PUT work\.karmada\.io\/resourcebindings\/status 2\.50, PATCH configmaps 1\.00, POST configmaps 1\.00$/m,
+      /^- kubefed-ts native, ConfigMaps: PUT work\.karmada\.io\/resourcebindings\/status 2\.50, PATCH configmaps 1\.00, POST configmaps 1\.00; events \(involved kind, reason\): ConfigMap ApplyPolicySucceed 1\.00, ResourceBinding ScheduleBindingSucceed 1\.00$/m,
     );
     assert.match(
       table,
-      /^- kubefed-ts, ConfigMaps: POST events 3\.00, POST types\.kubefed\.io\/federatedconfigmaps 1\.00$/m,
+      /^- kubefed-ts, ConfigMaps: POST events 3\.00, POST types\.kubefed\.io\/federatedconfigmaps 1\.00; events/m,
     );
   });
 });
