@@ -97,7 +97,7 @@ export async function kubefedTsFrom(tree: {
       }
     },
     async start({ kubeconfig, dir, cpuProfDir, args }) {
-      const logFile = join(dir, `${tree.label}-controller-manager.log`);
+      const logFile = join(dir, `${tree.label.replaceAll(' ', '-')}-controller-manager.log`);
       const cm = await startKubefedControllerManager({
         root: tree.root,
         cwd: tree.root,
