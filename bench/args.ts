@@ -5,7 +5,7 @@ import type { BenchKind } from './workload.ts';
 /** A mistake on the command line (or a baseline that cannot run): run.ts prints it as one line. */
 export class BenchUsageError extends Error {}
 
-const SYSTEM_IDS: readonly SystemId[] = ['kubefed-ts', 'baseline', 'kubefed'];
+const SYSTEM_IDS: readonly SystemId[] = ['kubefed-ts', 'baseline', 'kubefed-ts-native', 'kubefed'];
 const KIND_IDS: ReadonlyArray<BenchKind['id']> = ['configmaps', 'deployments'];
 
 export function parseList(v: string): string[] {
@@ -32,12 +32,15 @@ export function parseKinds(v: string): Array<BenchKind['id']> {
 
 /**
  * The systems to measure, in order. Without --systems: kubefed-ts, then (with --baseline) kubefed-ts at the
- * baseline right after it, so the two are measured on the apiservers in the most similar state, then KubeFed.
+ * baseline right after it, so the two are measured on the apiservers in the most similar state, then the
+ * native front end of this tree (plain objects + one PropagationPolicy), then KubeFed.
  * With --systems exactly those, `baseline` only together with --baseline.
  */
 export function resolveSystems(systems: string | undefined, baseline: string | undefined): SystemId[] {
   if (systems === undefined)
-    return baseline === undefined ? ['kubefed-ts', 'kubefed'] : ['kubefed-ts', 'baseline', 'kubefed'];
+    return baseline === undefined
+      ? ['kubefed-ts', 'kubefed-ts-native', 'kubefed']
+      : ['kubefed-ts', 'baseline', 'kubefed-ts-native', 'kubefed'];
   const ids = parseList(systems).map((s) => {
     const id = SYSTEM_IDS.find((x) => x === s);
     if (!id) throw new BenchUsageError(`unknown system ${s} (${SYSTEM_IDS.join(', ')})`);

@@ -27,6 +27,8 @@ import {
   withQuery,
 } from '../src/kube/client/index.ts';
 import { MANAGED_LABEL } from '../src/propagation/constants.ts';
+import { BindingTypes } from '../src/sources/policy/bindings.ts';
+import { PolicyTypes } from '../src/sources/policy/policies.ts';
 import { type Federation, startFederation } from '../src/testing/federation.ts';
 import { parsePrometheusText, value } from '../src/testing/prometheus.ts';
 import { sleep } from '../src/util/backoff.ts';
@@ -34,19 +36,23 @@ import { BenchUsageError } from './args.ts';
 import { type BaselineTree, checkoutBaseline } from './baseline.ts';
 import {
   CpuAccount,
+  countsBetween,
   MemberTracker,
   type ProcSample,
   pidsWithArg,
   procSample,
   quantile,
   scrapeWrites,
+  scrapeWritesByVerb,
   writesBetween,
 } from './measure.ts';
 import {
+  type FrontEnd,
   KUBEFED_NAMESPACE,
   kubefedGo,
   kubefedTs,
   kubefedTsFrom,
+  kubefedTsNative,
   type RunningController,
   type SystemId,
   type SystemUnderTest,
@@ -59,6 +65,8 @@ import {
   KINDS,
   memberObject,
   objectName,
+  plainObject,
+  propagationPolicy,
 } from './workload.ts';
 
 export interface BenchOptions {
@@ -105,6 +113,20 @@ export interface Throughput {
   expected: number;
   /** CPU seconds per process group while it ran (controller, host/member apiservers, etcd, bench). */
   cpu?: Record<string, number>;
+  /**
+   * Host writes (the host apiserver's apiserver_request_total, by verb and resource[/subresource]) from the
+   * first create until the host settled after the last arrival: the user's creates and everything the
+   * controller wrote for them. Leader-election leases and KubeFedCluster health are left out (periodic, not per
+   * object).
+   */
+  hostWrites?: Record<string, number>;
+  /** The sum of hostWrites per object (N, not N × members). */
+  hostWritesPerObject?: number;
+  /**
+   * The Events behind the `events` writes over the same span: occurrences (Event.count) per involved kind and
+   * reason (`ConfigMap ApplyPolicySucceed`), read from the host after it settled.
+   */
+  hostEvents?: Record<string, number>;
 }
 
 export interface Latency {
@@ -116,12 +138,16 @@ export interface Latency {
 export interface SystemResult {
   system: SystemId;
   label: string;
+  frontEnd?: FrontEnd;
   cold: Partial<Record<BenchKind['id'], Throughput>>;
   updateIdle: Latency;
   updateLoaded: Latency;
   /** Writes to member apiservers (configmaps, deployments, namespaces) over the idle window. */
   memberWrites: number;
-  /** Writes to federated objects and PropagatedVersions in the host over the idle window. */
+  /**
+   * Writes to the front end's own host objects over the idle window: federated objects and PropagatedVersions;
+   * for the native front end templates, policies and bindings.
+   */
   hostWrites: number;
   idleSeconds: number;
   cpuSeconds: number;
@@ -161,8 +187,20 @@ export interface BenchReport {
 
 /** Member write counters that belong to propagation (the same resources for both systems). */
 const MEMBER_RESOURCES = new Set(['configmaps', 'apps/deployments', 'namespaces']);
-const HOST_RESOURCES = (r: string) =>
-  r.startsWith('types.kubefed.io/') || r === 'core.kubefed.io/propagatedversions';
+/** The host objects a front end writes for its objects (group/resource as writeCounts keys them). */
+const HOST_RESOURCES: Record<FrontEnd, (r: string) => boolean> = {
+  federated: (r) => r.startsWith('types.kubefed.io/') || r === 'core.kubefed.io/propagatedversions',
+  native: (r) =>
+    r.startsWith('policy.karmada.io/') ||
+    r.startsWith('work.karmada.io/') ||
+    r === 'configmaps' ||
+    r === 'apps/deployments',
+};
+const EVENTS = (r: string) => r === 'events' || r === 'events.k8s.io/events';
+/** Host writes that happen whatever the workload (leader election, cluster health): not per object. */
+const PERIODIC_HOST_WRITE = (key: string) =>
+  / coordination\.k8s\.io\/leases( \d+)?$/.test(key) ||
+  / core\.kubefed\.io\/kubefedclusters(\/status)?( \d+)?$/.test(key);
 
 /** Runs fn over items with at most n in flight. */
 async function pool<T>(items: T[], n: number, fn: (item: T) => Promise<void>): Promise<void> {
@@ -313,6 +351,7 @@ async function systemsUnderTest(
   const systems: SystemUnderTest[] = [];
   for (const id of ids) {
     if (id === 'kubefed-ts') systems.push(await kubefedTs());
+    else if (id === 'kubefed-ts-native') systems.push(await kubefedTsNative());
     else if (id === 'kubefed') systems.push(kubefedGo);
     else if (baseline) systems.push(await kubefedTsFrom({ root: baseline.root, id, label: baseline.label }));
   }
@@ -476,13 +515,15 @@ async function measureSystem(bench: Bench, sys: SystemUnderTest): Promise<System
     const cpuAtStart = procSample(pid).cpuSeconds;
     const account = new CpuAccount({ controller: [pid], ...bench.processes });
     await waitUntil(
-      'the members to be Ready and the namespace propagated',
-      () => ready(bench, ns),
+      sys.frontEnd === 'native'
+        ? 'the members to be Ready'
+        : 'the members to be Ready and the namespace propagated',
+      () => ready(bench, ns, sys.frontEnd),
       timeoutMs,
     );
     log(`ready after ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
-    const probe = { tracker: cmTracker, ns, n: 0 };
+    const probe = { tracker: cmTracker, ns, n: 0, frontEnd: sys.frontEnd };
     const updateIdle = await updateLatency(bench, probe);
     log(
       `update latency at idle: p50 ${updateIdle.p50Ms.toFixed(0)} ms, p99 ${updateIdle.p99Ms.toFixed(0)} ms`,
@@ -495,6 +536,7 @@ async function measureSystem(bench: Bench, sys: SystemUnderTest): Promise<System
         tracker: trackers.get(kind.id) as MemberTracker,
         ns,
         account,
+        frontEnd: sys.frontEnd,
         log,
       });
 
@@ -503,11 +545,12 @@ async function measureSystem(bench: Bench, sys: SystemUnderTest): Promise<System
       `update latency with N federated: p50 ${updateLoaded.p50Ms.toFixed(0)} ms, p99 ${updateLoaded.p99Ms.toFixed(0)} ms`,
     );
 
-    await settle(host, log, Math.min(timeoutMs, 180_000));
-    const idle = await idleWindow(bench, controller, log);
+    await settle(host, sys.frontEnd, log, Math.min(timeoutMs, 180_000));
+    const idle = await idleWindow(bench, controller, sys.frontEnd, log);
     const result: SystemResult = {
       system: sys.id,
       label: sys.label,
+      frontEnd: sys.frontEnd,
       cold,
       updateIdle,
       updateLoaded,
@@ -528,13 +571,17 @@ async function measureSystem(bench: Bench, sys: SystemUnderTest): Promise<System
     log('stopping the controller manager and cleaning up');
     await controller?.stop();
     await Promise.all([...trackers.values()].map((t) => t.stop()));
-    await cleanup(host, members, ns, kinds, timeoutMs).catch((e) =>
+    await cleanup(host, members, ns, kinds, sys.frontEnd, timeoutMs).catch((e) =>
       log(`cleanup failed: ${errorMessage(e)}`),
     );
   }
 }
 
-/** The control plane as the system's users install it, plus the same KubeFedConfig, members and namespace. */
+/**
+ * The control plane as the system's users install it, plus the same KubeFedConfig, members and namespace;
+ * the namespace federated with a FederatedNamespace, or for the native front end the one PropagationPolicy
+ * (its namespace then goes to the members with its first binding, by the policy source's namespace controller).
+ */
 async function prepareHost(bench: Bench, sys: SystemUnderTest, ns: string): Promise<void> {
   const { opts, host } = bench;
   await resetControlPlane(host, bench.timeoutMs);
@@ -549,6 +596,14 @@ async function prepareHost(bench: Bench, sys: SystemUnderTest, ns: string): Prom
   } as KubeObject);
   await registerMembers(bench.fed, host);
   await createNamespace(host, ns);
+  const clusters = bench.members.map(({ name }) => name);
+  if (sys.frontEnd === 'native') {
+    const kinds = bench.kinds.some((k) => k.id === 'configmaps')
+      ? bench.kinds
+      : [KINDS.configmaps, ...bench.kinds];
+    await host.create(PolicyTypes.PropagationPolicy, propagationPolicy(ns, kinds, clusters));
+    return;
+  }
   await host.create(FEDERATED_NAMESPACES, {
     apiVersion: FED_API,
     kind: FEDERATED_NAMESPACES.kind,
@@ -557,8 +612,8 @@ async function prepareHost(bench: Bench, sys: SystemUnderTest, ns: string): Prom
   } as KubeObject);
 }
 
-/** Every member Ready in the host, and the benchmark's namespace propagated to every member. */
-async function ready(bench: Bench, ns: string): Promise<boolean> {
+/** Every member Ready in the host, and (federated) the benchmark's namespace propagated to every member. */
+async function ready(bench: Bench, ns: string, frontEnd: FrontEnd): Promise<boolean> {
   const list = await bench.host.list<
     KubeObject & { status?: { conditions?: Array<{ type: string; status: string }> } }
   >(KubeFedClusterType, { namespace: KUBEFED_NAMESPACE });
@@ -566,6 +621,7 @@ async function ready(bench: Bench, ns: string): Promise<boolean> {
     c.status?.conditions?.some((x) => x.type === 'Ready' && x.status === 'True'),
   ).length;
   if (readyClusters < bench.members.length) return false;
+  if (frontEnd === 'native') return true;
   for (const m of bench.members) {
     const n = await m.client.get(CoreTypes.namespaces, ns).catch(() => undefined);
     if (n?.metadata.labels?.[MANAGED_LABEL] !== 'true') return false;
@@ -573,28 +629,42 @@ async function ready(bench: Bench, ns: string): Promise<boolean> {
   return true;
 }
 
-/** N federated objects of one kind created in one burst (32 in flight), timed until every member has them all. */
+/**
+ * N objects of one kind created in one burst (32 in flight) — Federated<Kind>s, or plain objects the policy
+ * selects — timed until every member has them all; then the host writes they cost, once the host settled.
+ */
 async function coldPropagation(
   bench: Bench,
-  phase: { kind: BenchKind; tracker: MemberTracker; ns: string; account: CpuAccount; log(m: string): void },
+  phase: {
+    kind: BenchKind;
+    tracker: MemberTracker;
+    ns: string;
+    account: CpuAccount;
+    frontEnd: FrontEnd;
+    log(m: string): void;
+  },
 ): Promise<Throughput> {
   const { opts, host } = bench;
-  const { kind, tracker, ns, account, log } = phase;
+  const { kind, tracker, ns, account, frontEnd, log } = phase;
   const clusterNames = bench.members.map((m) => m.name);
   const expected = opts.objects * bench.members.length;
   const prefix = objectName(kind, 0).split('-')[0] as string;
   const ours = (n: string) => n.startsWith(`${prefix}-`);
+  const writesBefore = await scrapeWritesByVerb(host);
+  const eventsBefore = await eventCounts(host, ns);
   const start = performance.now();
   const before = account.sample();
   await pool(
     Array.from({ length: opts.objects }, (_, i) => i),
     32,
     async (i) => {
-      await host.create(kind.fedType, federatedObject(kind, ns, objectName(kind, i), i, clusterNames));
+      const name = objectName(kind, i);
+      if (frontEnd === 'native') await host.create(kind.target, plainObject(kind, ns, name, i));
+      else await host.create(kind.fedType, federatedObject(kind, ns, name, i, clusterNames));
     },
   );
   log(
-    `${kind.id}: ${opts.objects} federated objects created in ${((performance.now() - start) / 1000).toFixed(1)} s`,
+    `${kind.id}: ${opts.objects} ${frontEnd === 'native' ? 'plain' : 'federated'} objects created in ${((performance.now() - start) / 1000).toFixed(1)} s`,
   );
   let lastLog = performance.now();
   await tracker.until(
@@ -616,13 +686,45 @@ async function coldPropagation(
   log(
     `${kind.id}: ${arrived}/${expected} propagated in ${seconds.toFixed(2)} s (${(expected / seconds).toFixed(0)}/s)`,
   );
-  return { seconds, objectsPerSecond: expected / seconds, arrived, expected, cpu };
+  await settle(host, frontEnd, log, Math.min(bench.timeoutMs, 180_000));
+  const hostWrites = countsBetween(
+    writesBefore,
+    await scrapeWritesByVerb(host),
+    (k) => !PERIODIC_HOST_WRITE(k),
+  );
+  const hostWritesPerObject = Object.values(hostWrites).reduce((a, b) => a + b, 0) / opts.objects;
+  const hostEvents = countsBetween(eventsBefore, await eventCounts(host, ns), () => true);
+  log(`${kind.id}: ${hostWritesPerObject.toFixed(2)} host writes per object`);
+  return {
+    seconds,
+    objectsPerSecond: expected / seconds,
+    arrived,
+    expected,
+    cpu,
+    hostWrites,
+    hostWritesPerObject,
+    hostEvents,
+  };
+}
+
+/** Event occurrences in a host namespace per involved kind and reason (a repeated Event counts each time). */
+async function eventCounts(host: KubeClient, ns: string): Promise<Map<string, number>> {
+  const list = await host.listAll<
+    KubeObject & { involvedObject?: { kind?: string }; reason?: string; count?: number }
+  >(CoreTypes.events, { namespace: ns });
+  const out = new Map<string, number>();
+  for (const e of list.items) {
+    const key = `${e.involvedObject?.kind ?? ''} ${e.reason ?? ''}`;
+    out.set(key, (out.get(key) ?? 0) + (e.count ?? 1));
+  }
+  return out;
 }
 
 /** The steady state: writes counted by the apiservers themselves, the controller's CPU, RSS and heap. */
 async function idleWindow(
   bench: Bench,
   controller: RunningController,
+  frontEnd: FrontEnd,
   log: (m: string) => void,
 ): Promise<{
   memberWrites: number;
@@ -646,7 +748,7 @@ async function idleWindow(
       sum + writesBetween(memberBefore[i] as Map<string, number>, after, (r) => MEMBER_RESOURCES.has(r)),
     0,
   );
-  const hostWrites = writesBetween(hostBefore, hostAfter, HOST_RESOURCES);
+  const hostWrites = writesBetween(hostBefore, hostAfter, HOST_RESOURCES[frontEnd]);
   return { memberWrites, hostWrites, cpuSeconds: end.cpuSeconds - cpuBefore, end, heapBytes };
 }
 
@@ -668,35 +770,47 @@ async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs:
   }
 }
 
-/** Waits until the host sees no writes to federated objects for two scrapes in a row (status catching up). */
-async function settle(host: KubeClient, log: (m: string) => void, timeoutMs: number): Promise<void> {
+/**
+ * Waits until the host sees no writes to the front end's objects, nor events, for two scrapes in a row (status
+ * catching up).
+ */
+async function settle(
+  host: KubeClient,
+  frontEnd: FrontEnd,
+  log: (m: string) => void,
+  timeoutMs: number,
+): Promise<void> {
+  const ours = (r: string) => HOST_RESOURCES[frontEnd](r) || EVENTS(r);
   const deadline = Date.now() + timeoutMs;
   let prev = await scrapeWrites(host);
   let quiet = 0;
   while (quiet < 2 && Date.now() < deadline) {
     await sleep(5000);
     const next = await scrapeWrites(host);
-    quiet = writesBetween(prev, next, HOST_RESOURCES) === 0 ? quiet + 1 : 0;
+    quiet = writesBetween(prev, next, ours) === 0 ? quiet + 1 : 0;
     prev = next;
   }
   if (quiet < 2) log('host writes did not settle; measuring the idle window anyway');
 }
 
 /**
- * Template change → visible in every member, for one FederatedConfigMap named `probe` (created on the first
- * call; probe.n is the generation it carries, kept across calls).
+ * Template change → visible in every member, for one ConfigMap named `probe`: a FederatedConfigMap, or for the
+ * native front end a plain ConfigMap the policy selects (created on the first call; probe.n is the generation
+ * it carries, kept across calls).
  */
 async function updateLatency(
   bench: Bench,
-  probe: { tracker: MemberTracker; ns: string; n: number },
+  probe: { tracker: MemberTracker; ns: string; n: number; frontEnd: FrontEnd },
 ): Promise<Latency> {
   const { opts, host, timeoutMs } = bench;
   const { tracker, ns } = probe;
   const clusters = bench.members.map((m) => m.name);
   const kind = KINDS.configmaps;
   const isProbe = (n: string) => n === 'probe';
+  const native = probe.frontEnd === 'native';
   if (probe.n === 0) {
-    await host.create(kind.fedType, federatedObject(kind, ns, 'probe', -1, clusters, 0));
+    if (native) await host.create(kind.target, plainObject(kind, ns, 'probe', -1));
+    else await host.create(kind.fedType, federatedObject(kind, ns, 'probe', -1, clusters, 0));
     await tracker.until(
       'the probe in every member',
       () => tracker.count(isProbe, 0) >= clusters.length,
@@ -707,12 +821,14 @@ async function updateLatency(
   for (let s = 0; s < opts.updateSamples; s++) {
     const gen = ++probe.n;
     const t0 = performance.now();
-    await host.patch(
-      kind.fedType,
-      'probe',
-      { spec: { template: kind.template(-1, gen) } },
-      { namespace: ns },
-    );
+    if (native) await host.patch(kind.target, 'probe', kind.template(-1, gen), { namespace: ns });
+    else
+      await host.patch(
+        kind.fedType,
+        'probe',
+        { spec: { template: kind.template(-1, gen) } },
+        { namespace: ns },
+      );
     await tracker.until(
       `probe generation ${gen} in every member`,
       () => tracker.count(isProbe, gen) >= clusters.length,
@@ -724,23 +840,31 @@ async function updateLatency(
   return { p50Ms: quantile(samples, 0.5), p99Ms: quantile(samples, 0.99), samples: samples.length };
 }
 
-/** Deletes a phase's federated objects (finalizers stripped: no controller runs now) and member copies. */
+/**
+ * Deletes a phase's host objects (federated objects; or policy, bindings and templates) with finalizers
+ * stripped, as no controller runs now, and the member copies.
+ */
 async function cleanup(
   host: KubeClient,
   members: Array<{ name: string; client: KubeClient }>,
   ns: string,
   kinds: BenchKind[],
+  frontEnd: FrontEnd,
   timeoutMs: number,
 ): Promise<void> {
-  const fedTypes = [...new Set([KINDS.configmaps, ...kinds])].map((k) => k.fedType);
-  for (const t of [...fedTypes, FEDERATED_NAMESPACES]) await deleteAll(host, t, ns, timeoutMs);
+  const allKinds = [...new Set([KINDS.configmaps, ...kinds])];
+  const hostTypes =
+    frontEnd === 'native'
+      ? [PolicyTypes.PropagationPolicy, BindingTypes.ResourceBinding, ...allKinds.map((k) => k.target)]
+      : [...allKinds.map((k) => k.fedType), FEDERATED_NAMESPACES];
+  for (const t of hostTypes) await deleteAll(host, t, ns, timeoutMs);
   try {
     await deleteCollection(host, PropagatedVersionType, ns);
   } catch {
     // KubeFed's CRDs may not include it in this API version; nothing to delete then.
   }
   for (const m of members) {
-    for (const k of [...new Set([KINDS.configmaps, ...kinds])]) {
+    for (const k of allKinds) {
       await deleteCollection(m.client, k.target, ns, { labelSelector: `${MANAGED_LABEL}=true` });
     }
   }

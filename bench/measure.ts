@@ -86,10 +86,52 @@ export function writeCounts(metricsText: string): Map<string, number> {
   return out;
 }
 
-export async function scrapeWrites(client: KubeClient): Promise<Map<string, number>> {
+/**
+ * Write requests of `apiserver_request_total` per verb and resource, subresource included, and the status code
+ * when it is not a success: `PUT work.karmada.io/resourcebindings/status`, `POST events 409`. What says which
+ * controller wrote (the metric has no user agent), and which writes were refused (conflicts, AlreadyExists).
+ */
+export function writeCountsByVerb(metricsText: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const { labels, value } of samples(parsePrometheusText(metricsText), 'apiserver_request_total')) {
+    const verb = labels['verb'] ?? '';
+    if (!WRITE_VERBS.has(verb)) continue;
+    const group = labels['group'] ?? '';
+    const sub = labels['subresource'] ?? '';
+    const code = labels['code'] ?? '';
+    const failed = code !== '' && !code.startsWith('2') ? ` ${code}` : '';
+    const key = `${verb} ${group ? `${group}/` : ''}${labels['resource'] ?? ''}${sub ? `/${sub}` : ''}${failed}`;
+    out.set(key, (out.get(key) ?? 0) + value);
+  }
+  return out;
+}
+
+async function scrapeMetrics(client: KubeClient): Promise<string> {
   const res = await client.requestRaw('GET', '/metrics');
   if (res.statusCode !== 200) throw new Error(`${client.name}: /metrics answered ${res.statusCode}`);
-  return writeCounts(res.body);
+  return res.body;
+}
+
+export async function scrapeWrites(client: KubeClient): Promise<Map<string, number>> {
+  return writeCounts(await scrapeMetrics(client));
+}
+
+export async function scrapeWritesByVerb(client: KubeClient): Promise<Map<string, number>> {
+  return writeCountsByVerb(await scrapeMetrics(client));
+}
+
+/** The growth of each matching counter between two scrapes, the ones that did not grow left out. */
+export function countsBetween(
+  before: Map<string, number>,
+  after: Map<string, number>,
+  match: (key: string) => boolean,
+): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [k, v] of after) {
+    const d = v - (before.get(k) ?? 0);
+    if (match(k) && d > 0) out[k] = d;
+  }
+  return out;
 }
 
 /** Writes counted between two scrapes, for the resources that match. */

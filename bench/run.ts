@@ -19,7 +19,8 @@ const cmd = new Command('bench')
   .addOption(new Option('--types <list>', 'configmaps,deployments').default(DEFAULT_OPTIONS.kinds.join(',')))
   .option(
     '--systems <list>',
-    'kubefed-ts,baseline,kubefed, in this order (default: kubefed-ts,kubefed; with --baseline all three)',
+    'kubefed-ts,baseline,kubefed-ts-native,kubefed, in this order (default: kubefed-ts,kubefed-ts-native,kubefed; ' +
+      'with --baseline all four); kubefed-ts-native is kubefed-ts fed plain objects and one PropagationPolicy',
   )
   .option(
     '--baseline <git-rev>',

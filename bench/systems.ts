@@ -16,8 +16,17 @@ import { ManagedProcess } from '../src/testing/process.ts';
 
 export const KUBEFED_NAMESPACE = 'kube-federation-system';
 
-/** `baseline`: kubefed-ts at another commit (--baseline <git-rev>), see baseline.ts. */
-export type SystemId = 'kubefed-ts' | 'kubefed' | 'baseline';
+/**
+ * `baseline`: kubefed-ts at another commit (--baseline <git-rev>), see baseline.ts. `kubefed-ts-native`: this
+ * tree's kubefed-ts again, fed plain objects and one PropagationPolicy instead of Federated<Kind>s.
+ */
+export type SystemId = 'kubefed-ts' | 'kubefed' | 'baseline' | 'kubefed-ts-native';
+
+/**
+ * What the user applies to the host: `federated` (KubeFed's Federated<Kind> wrappers and a FederatedNamespace)
+ * or `native` (the plain objects themselves and one policy.karmada.io PropagationPolicy, docs/native-resources.md).
+ */
+export type FrontEnd = 'federated' | 'native';
 
 export interface RunningController {
   pid: number;
@@ -33,6 +42,7 @@ export interface SystemUnderTest {
   id: SystemId;
   /** For the table. */
   label: string;
+  frontEnd: FrontEnd;
   /**
    * KubeFedConfig syncController.maxConcurrentReconciles this system gets by default (what its users get
    * without setting it): kubefed-ts's defaulting, KubeFed v0.10's webhook default.
@@ -61,6 +71,7 @@ export async function kubefedTsFrom(tree: {
   root: string;
   id: SystemId;
   label: string;
+  frontEnd?: FrontEnd;
 }): Promise<SystemUnderTest> {
   const module = (path: string) => pathToFileURL(join(tree.root, path)).href;
   const config: typeof import('../src/config/index.ts') = await import(module('src/config/index.ts'));
@@ -71,6 +82,7 @@ export async function kubefedTsFrom(tree: {
   return {
     id: tree.id,
     label: tree.label,
+    frontEnd: tree.frontEnd ?? 'federated',
     defaultSyncWorkers: config.KUBEFED_CONFIG_DEFAULTS.syncController.maxConcurrentReconciles,
     async install(_host, restConfig) {
       // The tree's own client: its installer recognises only its own ApiError (AlreadyExists, NotFound).
@@ -85,7 +97,7 @@ export async function kubefedTsFrom(tree: {
       }
     },
     async start({ kubeconfig, dir, cpuProfDir, args }) {
-      const logFile = join(dir, `${tree.label}-controller-manager.log`);
+      const logFile = join(dir, `${tree.label.replaceAll(' ', '-')}-controller-manager.log`);
       const cm = await startKubefedControllerManager({
         root: tree.root,
         cwd: tree.root,
@@ -113,6 +125,13 @@ export async function kubefedTsFrom(tree: {
 export const kubefedTs = (): Promise<SystemUnderTest> =>
   kubefedTsFrom({ root: REPO_ROOT, id: 'kubefed-ts', label: 'kubefed-ts' });
 
+/**
+ * This tree's kubefed-ts through its native front end: the same CRDs, FTCs and controller-manager process
+ * (the policy source runs in it with PushReconciler on and Cluster scope), given plain objects and a policy.
+ */
+export const kubefedTsNative = (): Promise<SystemUnderTest> =>
+  kubefedTsFrom({ root: REPO_ROOT, id: 'kubefed-ts-native', label: 'kubefed-ts native', frontEnd: 'native' });
+
 function yamlDocs(file: string): KubeObject[] {
   return parseAllDocuments(readFileSync(file, 'utf8'))
     .map((d) => d.toJS() as KubeObject | null)
@@ -122,6 +141,7 @@ function yamlDocs(file: string): KubeObject[] {
 export const kubefedGo: SystemUnderTest = {
   id: 'kubefed',
   label: 'KubeFed v0.10.0',
+  frontEnd: 'federated',
   defaultSyncWorkers: 1,
   async install(host) {
     const dir = kubefedDir();

@@ -49,13 +49,15 @@ interface Column {
 }
 
 /**
- * The table's columns: kubefed-ts, the baseline (when it ran) and KubeFed, the ceiling, then kubefed-ts's
- * ratio to each of them. Without a baseline this is the table of every earlier report.
+ * The table's columns: kubefed-ts, the baseline (when it ran), kubefed-ts's native front end (when it ran) and
+ * KubeFed, the ceiling, then kubefed-ts's ratio to each of them, and native ÷ federated. Without a baseline
+ * and the native front end this is the table of every earlier report.
  */
 function tableColumns(r: BenchReport): Column[] {
   const result = (id: SystemResult['system']) => r.systems.find((s) => s.system === id);
   const ts = result('kubefed-ts');
   const base = result('baseline');
+  const native = result('kubefed-ts-native');
   const kf = result('kubefed');
   const value = (s: SystemResult | undefined, row: Row) => (s ? row.value(s) : undefined);
   const system = (header: string, s: SystemResult | undefined): Column => ({
@@ -71,12 +73,50 @@ function tableColumns(r: BenchReport): Column[] {
     { header: 'Measurement', cell: (row) => row.label },
     system('kubefed-ts', ts),
     ...(base ? [system(baseLabel, base)] : []),
+    ...(native ? [system(native.label, native)] : []),
     system('KubeFed v0.10.0', kf),
     { header: 'ceiling (direct client)', cell: (row) => num(row.ceiling, row.digits) },
     ...(base ? [ratioTo(baseLabel, (row) => value(base, row))] : []),
     ratioTo('KubeFed', (row) => value(kf, row)),
     ratioTo('ceiling', (row) => row.ceiling),
+    ...(native
+      ? [
+          {
+            header: `${native.label} ÷ kubefed-ts`,
+            cell: (row: Row) => (row.ratios ? ratio(value(native, row), value(ts, row)) : DASH),
+          },
+        ]
+      : []),
   ];
+}
+
+/**
+ * Where each system's host writes went during cold propagation, per object: `verb group/resource[/sub] n`,
+ * most first. The metric has no user agent; the resource says which controller wrote.
+ */
+function hostWriteLines(r: BenchReport): string[] {
+  const lines: string[] = [];
+  for (const kind of r.options.kinds) {
+    for (const s of r.systems) {
+      const cold = s.cold[kind];
+      if (!cold?.hostWrites) continue;
+      const perObject = (counts: Record<string, number>) =>
+        Object.entries(counts)
+          .sort(([ka, a], [kb, b]) => b - a || ka.localeCompare(kb))
+          .map(([k, v]) => `${k} ${(v / r.options.objects).toFixed(2)}`)
+          .join(', ') || DASH;
+      const events = cold.hostEvents ? `; events (involved kind, reason): ${perObject(cold.hostEvents)}` : '';
+      lines.push(`- ${s.label}, ${KINDS[kind].target.kind}s: ${perObject(cold.hostWrites)}${events}`);
+    }
+  }
+  return lines.length === 0
+    ? []
+    : [
+        '',
+        'Host writes per object during cold propagation (host apiserver `apiserver_request_total`, by verb and resource):',
+        '',
+        ...lines,
+      ];
 }
 
 export function renderReport(r: BenchReport, command?: string): string {
@@ -126,6 +166,18 @@ export function renderReport(r: BenchReport, command?: string): string {
         digits: 0,
         ceiling: ceil?.arrived,
         ratios: false,
+      },
+      {
+        label: `Cold propagation, ${k.fedKind}: host writes per object`,
+        value: (s) => t(s)?.hostWritesPerObject,
+        digits: 2,
+        ratios: true,
+      },
+      {
+        label: `Cold propagation, ${k.fedKind}: controller CPU s`,
+        value: (s) => t(s)?.cpu?.['controller'],
+        digits: 1,
+        ratios: true,
       },
       {
         label: `Cold propagation, ${k.fedKind}: CPU s controller / host apiserver / member apiservers / etcd`,
@@ -209,6 +261,6 @@ export function renderReport(r: BenchReport, command?: string): string {
           .join(', ')}`,
     )
     .join('; ');
-  lines.push('', `Ceiling concurrencies tried: ${tried || DASH}.`);
+  lines.push('', `Ceiling concurrencies tried: ${tried || DASH}.`, ...hostWriteLines(r));
   return `${lines.join('\n')}\n`;
 }

@@ -84,13 +84,51 @@ export function federatedObject(
   } as KubeObject;
 }
 
-/** The member object a client would create directly (the ceiling): the template plus name and namespace. */
-export function memberObject(kind: BenchKind, namespace: string, i: number): KubeObject {
-  const t = kind.template(i, 0) as { metadata?: Record<string, unknown> };
+const apiVersionOf = (t: ResourceType) => (t.group ? `${t.group}/${t.version}` : t.version);
+
+/**
+ * The plain object i at content generation gen: what a native user applies to the host, and what a
+ * client creates directly in a member (the ceiling). The template plus name and namespace.
+ */
+export function plainObject(
+  kind: BenchKind,
+  namespace: string,
+  name: string,
+  i: number,
+  gen = 0,
+): KubeObject {
+  const t = kind.template(i, gen) as { metadata?: Record<string, unknown> };
   return {
     ...t,
-    apiVersion: kind.target.group ? `${kind.target.group}/${kind.target.version}` : kind.target.version,
+    apiVersion: apiVersionOf(kind.target),
     kind: kind.target.kind,
-    metadata: { ...(t.metadata ?? {}), name: objectName(kind, i), namespace },
+    metadata: { ...(t.metadata ?? {}), name, namespace },
+  } as KubeObject;
+}
+
+/** The member object a client would create directly (the ceiling). */
+export function memberObject(kind: BenchKind, namespace: string, i: number): KubeObject {
+  return plainObject(kind, namespace, objectName(kind, i), i);
+}
+
+export const BENCH_POLICY = 'bench';
+
+/**
+ * The native front end's one policy: every object of the benchmark's kinds in the namespace (kind-only
+ * selectors), on every member by name, each member getting the template's replicas (Duplicated, what a
+ * FederatedDeployment without overrides does).
+ */
+export function propagationPolicy(namespace: string, kinds: BenchKind[], clusters: string[]): KubeObject {
+  return {
+    apiVersion: 'policy.karmada.io/v1alpha1',
+    kind: 'PropagationPolicy',
+    metadata: { name: BENCH_POLICY, namespace },
+    spec: {
+      resourceSelectors: kinds.map((k) => ({ apiVersion: apiVersionOf(k.target), kind: k.target.kind })),
+      placement: {
+        clusterAffinity: { clusterNames: clusters },
+        replicaScheduling: { replicaSchedulingType: 'Duplicated' },
+      },
+    },
   } as KubeObject;
 }

@@ -1,7 +1,8 @@
 // A scaled-down run of the benchmark (bench/, docs/benchmarks.md) so that it cannot rot: every system (the
-// baseline is this tree's HEAD, checked out into a worktree) and the ceiling, N = 5 on one member, a 2 s idle
-// window. It checks correctness — every row present, every
-// object arrived with the expected content, no member writes at steady state — never speed.
+// baseline is this tree's HEAD, checked out into a worktree; kubefed-ts's native front end, plain objects and
+// one PropagationPolicy) and the ceiling, N = 5 on one member, a 2 s idle window. It checks correctness — every
+// row present, every object arrived with the expected content, the host writes counted, no member writes at
+// steady state — never speed.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { describe, test } from 'node:test';
@@ -23,7 +24,7 @@ describe('benchmark smoke run (every system and the ceiling, tiny N)', () => {
       members: 1,
       objects,
       kinds: ['configmaps', 'deployments'],
-      systems: ['kubefed-ts', 'baseline', 'kubefed'],
+      systems: ['kubefed-ts', 'baseline', 'kubefed-ts-native', 'kubefed'],
       baseline: 'HEAD',
       idleSeconds: 2,
       updateSamples: 2,
@@ -37,6 +38,7 @@ describe('benchmark smoke run (every system and the ceiling, tiny N)', () => {
       [
         ['kubefed-ts', 'kubefed-ts'],
         ['baseline', report.baseline?.label],
+        ['kubefed-ts-native', 'kubefed-ts native'],
         ['kubefed', 'KubeFed v0.10.0'],
       ],
     );
@@ -52,12 +54,23 @@ describe('benchmark smoke run (every system and the ceiling, tiny N)', () => {
         assert.ok(cold, `${s.system}: no cold-propagation result for ${kind}`);
         assert.equal(cold.arrived, objects, `${s.system}: ${kind} arrived`);
         assert.equal(cold.expected, objects);
+        // At least the user's own create of each object is counted, by the host apiserver.
+        assert.ok((cold.hostWritesPerObject ?? 0) >= 1, `${s.system}: ${kind} host writes per object`);
       }
       assert.equal(s.updateIdle.samples, 2);
       assert.equal(s.updateLoaded.samples, 2);
       assert.equal(s.memberWrites, 0, `${s.system}: member writes at steady state`);
       assert.ok(s.rssBytes > 0, `${s.system}: RSS measured`);
     }
+    // The native front end's writes are what a native user and the policy source make: the plain object's
+    // create, its claim, its ResourceBinding; the federated front end's its Federated<Kind>.
+    const writes = (system: string, kind: 'configmaps' | 'deployments') =>
+      Object.keys(report.systems.find((s) => s.system === system)?.cold[kind]?.hostWrites ?? {});
+    for (const w of ['POST configmaps', 'PATCH configmaps', 'POST work.karmada.io/resourcebindings'])
+      assert.ok(writes('kubefed-ts-native', 'configmaps').includes(w), `native: ${w}`);
+    assert.ok(writes('kubefed-ts-native', 'deployments').includes('POST apps/deployments'));
+    assert.ok(writes('kubefed-ts', 'configmaps').includes('POST types.kubefed.io/federatedconfigmaps'));
+    assert.ok(!writes('kubefed-ts', 'configmaps').some((w) => w.includes('karmada')));
     assert.deepEqual(
       report.ceiling.map((c) => [c.kind, c.tried.length, c.best.arrived]),
       [
@@ -71,6 +84,8 @@ describe('benchmark smoke run (every system and the ceiling, tiny N)', () => {
       'Cold propagation, 5 FederatedConfigMaps → 1 members: seconds',
       'Cold propagation, FederatedConfigMap: member objects/s',
       'Cold propagation, FederatedDeployment: objects arrived',
+      'Cold propagation, FederatedConfigMap: host writes per object',
+      'Cold propagation, FederatedDeployment: controller CPU s',
       'Update latency at idle, p50 (ms)',
       'Update latency with N federated, p99 (ms)',
       'Member writes in 2 s idle with N federated',
@@ -80,11 +95,30 @@ describe('benchmark smoke run (every system and the ceiling, tiny N)', () => {
       assert.match(table, new RegExp(`^\\| ${row.replace(/[()]/g, '\\$&')} \\|`, 'm'), `row "${row}"`);
     }
     // Every system and the ceiling have a number in the throughput rows, and the ratios are computed.
-    const objectsRow = table
-      .split('\n')
-      .find((l) => l.startsWith('| Cold propagation, FederatedConfigMap: member'));
-    const cells = objectsRow?.split('|').map((c) => c.trim()) ?? [];
-    assert.equal(cells.length, 10, objectsRow);
-    for (const cell of cells.slice(2, 9)) assert.match(cell, /^\d+(\.\d+)?×?$/, objectsRow);
+    const row = (prefix: string) => {
+      const line = table.split('\n').find((l) => l.startsWith(`| ${prefix}`));
+      return { line, cells: line?.split('|').map((c) => c.trim()) ?? [] };
+    };
+    const header = row('Measurement').cells;
+    assert.deepEqual(
+      header.slice(-2),
+      ['kubefed-ts native ÷ kubefed-ts', ''],
+      'native ÷ federated is the last column',
+    );
+    const objectsRow = row('Cold propagation, FederatedConfigMap: member');
+    assert.equal(objectsRow.cells.length, 12, objectsRow.line);
+    for (const cell of objectsRow.cells.slice(2, 11)) assert.match(cell, /^\d+(\.\d+)?×?$/, objectsRow.line);
+    // native ÷ federated for member objects/s (above), host writes per object, controller CPU and RSS. Controller
+    // CPU of 5 objects may round to zero ticks, and a ratio to zero is a dash.
+    for (const [prefix, ratioCell] of [
+      ['Cold propagation, FederatedConfigMap: host writes per object', /^\d+\.\d\d×$/],
+      ['Cold propagation, FederatedDeployment: controller CPU s', /^(\d+\.\d\d×|–)$/],
+      ['Controller RSS with N federated', /^\d+\.\d\d×$/],
+    ] as const) {
+      const r = row(prefix);
+      for (const cell of r.cells.slice(2, 6)) assert.match(cell, /^\d+(\.\d+)?$/, r.line);
+      assert.match(r.cells.at(-2) ?? '', ratioCell, r.line);
+    }
+    assert.match(table, /^- kubefed-ts native, ConfigMaps: .*POST work\.karmada\.io\/resourcebindings/m);
   });
 });

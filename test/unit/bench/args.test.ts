@@ -3,15 +3,24 @@ import { describe, test } from 'node:test';
 import { BenchUsageError, parseCount, parseKinds, parseList, resolveSystems } from '../../../bench/args.ts';
 
 describe('benchmark command line (pure parts)', () => {
-  test('without --systems: kubefed-ts and KubeFed, with --baseline the baseline right after kubefed-ts', () => {
-    assert.deepEqual(resolveSystems(undefined, undefined), ['kubefed-ts', 'kubefed']);
-    assert.deepEqual(resolveSystems(undefined, 'a203649'), ['kubefed-ts', 'baseline', 'kubefed']);
+  test('without --systems: kubefed-ts, its native front end and KubeFed, with --baseline the baseline right after kubefed-ts', () => {
+    assert.deepEqual(resolveSystems(undefined, undefined), ['kubefed-ts', 'kubefed-ts-native', 'kubefed']);
+    assert.deepEqual(resolveSystems(undefined, 'a203649'), [
+      'kubefed-ts',
+      'baseline',
+      'kubefed-ts-native',
+      'kubefed',
+    ]);
   });
 
   test('--systems is taken as given, in its order, with or without the baseline', () => {
     assert.deepEqual(resolveSystems('kubefed-ts,baseline', 'main~1'), ['kubefed-ts', 'baseline']);
     assert.deepEqual(resolveSystems(' baseline , kubefed-ts ', 'main~1'), ['baseline', 'kubefed-ts']);
     assert.deepEqual(resolveSystems('kubefed-ts', 'main~1'), ['kubefed-ts']);
+    assert.deepEqual(resolveSystems('kubefed-ts,kubefed-ts-native', undefined), [
+      'kubefed-ts',
+      'kubefed-ts-native',
+    ]);
   });
 
   test('--systems mistakes are usage errors with one readable line', () => {
@@ -21,7 +30,11 @@ describe('benchmark command line (pure parts)', () => {
         (e: unknown) => e instanceof BenchUsageError && message.test(e.message) && !e.message.includes('\n'),
       );
     usage('kubefed-ts,baseline', undefined, /--systems baseline needs --baseline <git-rev>/);
-    usage('kubefed-ts,kubefedts', 'x', /unknown system kubefedts \(kubefed-ts, baseline, kubefed\)/);
+    usage(
+      'kubefed-ts,kubefedts',
+      'x',
+      /unknown system kubefedts \(kubefed-ts, baseline, kubefed-ts-native, kubefed\)/,
+    );
     usage('kubefed,kubefed', undefined, /kubefed given twice/);
     usage(',', undefined, /no system given/);
   });

@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { quantile, writeCounts, writesBetween } from '../../../bench/measure.ts';
+import {
+  countsBetween,
+  quantile,
+  writeCounts,
+  writeCountsByVerb,
+  writesBetween,
+} from '../../../bench/measure.ts';
 
 describe('benchmark measurements (pure parts)', () => {
   test('writeCounts sums write verbs of apiserver_request_total per group/resource and ignores reads', () => {
@@ -19,6 +25,34 @@ describe('benchmark measurements (pure parts)', () => {
         ['configmaps', 3012],
         ['apps/deployments', 5],
       ],
+    );
+  });
+
+  test('writeCountsByVerb keeps verb and subresource apart, and countsBetween keeps what grew', () => {
+    const line = (verb: string, group: string, resource: string, sub: string, v: number) =>
+      `apiserver_request_total{code="200",component="apiserver",group="${group}",resource="${resource}",scope="resource",subresource="${sub}",verb="${verb}",version="v1"} ${v}`;
+    const before = writeCountsByVerb(
+      [line('POST', '', 'configmaps', '', 2), line('GET', '', 'configmaps', '', 9)].join('\n'),
+    );
+    const after = writeCountsByVerb(
+      [
+        line('POST', '', 'configmaps', '', 5),
+        line('PATCH', '', 'configmaps', '', 3),
+        line('PUT', 'work.karmada.io', 'resourcebindings', 'status', 4),
+        line('PUT', 'coordination.k8s.io', 'leases', '', 7),
+        line('PUT', 'work.karmada.io', 'resourcebindings', 'status', 2).replace('code="200"', 'code="409"'),
+        line('GET', '', 'configmaps', '', 90),
+      ].join('\n'),
+    );
+    assert.deepEqual([...before], [['POST configmaps', 2]]);
+    assert.deepEqual(
+      countsBetween(before, after, (k) => !k.endsWith('leases')),
+      {
+        'POST configmaps': 3,
+        'PATCH configmaps': 3,
+        'PUT work.karmada.io/resourcebindings/status': 4,
+        'PUT work.karmada.io/resourcebindings/status 409': 2,
+      },
     );
   });
 

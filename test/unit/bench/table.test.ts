@@ -132,4 +132,70 @@ describe('benchmark table', () => {
     const { row } = cells(table, 'Cold propagation, FederatedConfigMap: member objects/s');
     assert.deepEqual(row.slice(1), ['200', '100', '–', '1000', '2.00×', '–', '0.20×']);
   });
+
+  test('with the native front end: its column after kubefed-ts, native ÷ kubefed-ts last, and where host writes went', () => {
+    const withWrites = (s: SystemResult, controllerCpu: number, hostWrites: Record<string, number>) => {
+      const cold = s.cold.configmaps;
+      assert.ok(cold);
+      const total = Object.values(hostWrites).reduce((a, b) => a + b, 0);
+      return {
+        ...s,
+        cold: {
+          configmaps: {
+            ...cold,
+            cpu: { controller: controllerCpu },
+            hostWrites,
+            hostWritesPerObject: total / 100,
+            hostEvents: {
+              'ConfigMap ApplyPolicySucceed': 100,
+              'ResourceBinding ScheduleBindingSucceed': 100,
+            },
+          },
+        },
+      };
+    };
+    const table = renderReport(
+      report([
+        withWrites(system('kubefed-ts', 'kubefed-ts', 200, 150), 4, {
+          'POST types.kubefed.io/federatedconfigmaps': 100,
+          'POST events': 300,
+        }),
+        withWrites(system('kubefed-ts-native', 'kubefed-ts native', 100, 180), 6, {
+          'POST configmaps': 100,
+          'PATCH configmaps': 100,
+          'PUT work.karmada.io/resourcebindings/status': 250,
+        }),
+        system('kubefed', 'K', 50, 300),
+      ]),
+    );
+    const rate = cells(table, 'Cold propagation, FederatedConfigMap: member objects/s');
+    assert.deepEqual(rate.header, [
+      'Measurement',
+      'kubefed-ts',
+      'kubefed-ts native',
+      'KubeFed v0.10.0',
+      'ceiling (direct client)',
+      'kubefed-ts ÷ KubeFed',
+      'kubefed-ts ÷ ceiling',
+      'kubefed-ts native ÷ kubefed-ts',
+    ]);
+    assert.deepEqual(rate.row.slice(1), ['200', '100', '50', '1000', '4.00×', '0.20×', '0.50×']);
+    assert.deepEqual(
+      cells(table, 'Cold propagation, FederatedConfigMap: host writes per object').row.slice(1),
+      ['4.00', '4.50', '–', '–', '–', '–', '1.13×'],
+    );
+    assert.deepEqual(
+      cells(table, 'Cold propagation, FederatedConfigMap: controller CPU s').row.at(-1),
+      '1.50×',
+    );
+    assert.deepEqual(cells(table, 'Controller RSS').row.at(-1), '1.20×');
+    assert.match(
+      table,
+      /^- kubefed-ts native, ConfigMaps: PUT work\.karmada\.io\/resourcebindings\/status 2\.50, PATCH configmaps 1\.00, POST configmaps 1\.00; events \(involved kind, reason\): ConfigMap ApplyPolicySucceed 1\.00, ResourceBinding ScheduleBindingSucceed 1\.00$/m,
+    );
+    assert.match(
+      table,
+      /^- kubefed-ts, ConfigMaps: POST events 3\.00, POST types\.kubefed\.io\/federatedconfigmaps 1\.00; events/m,
+    );
+  });
 });
