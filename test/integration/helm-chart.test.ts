@@ -178,6 +178,51 @@ function webhooksOf(objs: Obj[], kind: string, name: string): WebhookObj[] {
 }
 
 /** The controller's permissions (Cluster scope), in one place: a change to them must change this test. */
+/** The policy source's rules (nativeResources, on by default): Karmada's kinds and the default template kinds. */
+const NATIVE_TEMPLATE_KINDS: Array<[string, string[]]> = [
+  ['', ['configmaps', 'services', 'serviceaccounts', 'persistentvolumeclaims', 'namespaces']],
+  ['apps', ['deployments', 'statefulsets', 'replicasets', 'daemonsets']],
+  ['batch', ['jobs', 'cronjobs']],
+  ['networking.k8s.io', ['ingresses']],
+  ['policy', ['poddisruptionbudgets']],
+  ['autoscaling', ['horizontalpodautoscalers']],
+];
+const NATIVE_RESOURCE_RULES: PolicyRule[] = [
+  {
+    apiGroups: ['policy.karmada.io'],
+    resources: [
+      'propagationpolicies',
+      'clusterpropagationpolicies',
+      'overridepolicies',
+      'clusteroverridepolicies',
+    ],
+    verbs: ['get', 'list', 'watch', 'update', 'patch'],
+  },
+  {
+    apiGroups: ['policy.karmada.io'],
+    resources: [
+      'propagationpolicies/status',
+      'clusterpropagationpolicies/status',
+      'overridepolicies/status',
+      'clusteroverridepolicies/status',
+    ],
+    verbs: ['update'],
+  },
+  {
+    apiGroups: ['work.karmada.io'],
+    resources: ['resourcebindings', 'clusterresourcebindings'],
+    verbs: ['get', 'list', 'watch', 'create', 'update', 'patch'],
+  },
+  {
+    apiGroups: ['work.karmada.io'],
+    resources: ['resourcebindings/status', 'clusterresourcebindings/status'],
+    verbs: ['update'],
+  },
+  ...NATIVE_TEMPLATE_KINDS.flatMap(([group, resources]): PolicyRule[] => [
+    { apiGroups: [group], resources, verbs: ['get', 'list', 'watch', 'update', 'patch'] },
+    { apiGroups: [group], resources: resources.map((r) => `${r}/status`), verbs: ['update'] },
+  ]),
+];
 const CLUSTER_ROLE_RULES: PolicyRule[] = [
   { apiGroups: ['types.kubefed.io'], resources: ['*'], verbs: ['get', 'list', 'watch', 'patch'] },
   { apiGroups: ['types.kubefed.io'], resources: ['*/status'], verbs: ['update'] },
@@ -218,6 +263,7 @@ const CLUSTER_ROLE_RULES: PolicyRule[] = [
   },
   { apiGroups: [''], resources: ['namespaces'], verbs: ['get', 'list', 'watch'] },
   { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
+  ...NATIVE_RESOURCE_RULES,
 ];
 const CONFIG_ROLE_RULES: PolicyRule[] = [
   { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['create'] },

@@ -235,3 +235,19 @@ default true; never in a Namespaced control plane), else "".
 {{- $n := $c.nativeResources | default dict -}}
 {{- if and (ne (toString $n.enabled) "false") (not (include "kubefed-ts.namespaced" .)) -}}true{{- end -}}
 {{- end -}}
+
+{{/* The template kinds the controller may read and write by default (values.yaml nativeResources.templateRules). */}}
+{{- define "kubefed-ts.defaultTemplateRules" -}}
+- apiGroups: [""]
+  resources: [configmaps, services, serviceaccounts, persistentvolumeclaims, namespaces]
+- apiGroups: [apps]
+  resources: [deployments, statefulsets, replicasets, daemonsets]
+- apiGroups: [batch]
+  resources: [jobs, cronjobs]
+- apiGroups: [networking.k8s.io]
+  resources: [ingresses]
+- apiGroups: [policy]
+  resources: [poddisruptionbudgets]
+- apiGroups: [autoscaling]
+  resources: [horizontalpodautoscalers]
+{{- end -}}

@@ -134,8 +134,10 @@ export class BindingController {
       )
       // Any override policy change may change what any member receives.
       .source((enqueue) =>
-        opts.policies.addListener((kind) => {
+        opts.policies.addListener((kind, obj, old) => {
           if (kind !== 'OverridePolicy' && kind !== 'ClusterOverridePolicy') return;
+          // Its status (the policy controller's) changes nothing a member receives.
+          if (old && old.metadata.generation === obj.metadata.generation) return;
           for (const key of opts.bindings.keys()) enqueue(key);
         }),
       )
@@ -163,8 +165,8 @@ export class BindingController {
             const own = bindingKeyOfTemplate({ ...o, kind: type.kind });
             if (own !== key && this.#opts.bindings.get(own)) this.controller.enqueue(own, delay);
           },
-          onCacheSynced: () => this.#enqueueAll(),
-          onClusterChange: () => this.#enqueueAll(delay),
+          onCacheSynced: () => this.#enqueueUsing(type),
+          onClusterChange: () => this.#enqueueUsing(type, delay),
         },
       );
       this.#caches.set(id, cache);
@@ -172,8 +174,17 @@ export class BindingController {
     return cache;
   }
 
-  #enqueueAll(delayMs?: number): void {
-    for (const key of this.#opts.bindings.keys()) this.controller.enqueue(key, delayMs);
+  /** Every binding that may hold objects of this type: its template's, or dependencies of that type. */
+  #enqueueUsing(type: TemplateType, delayMs?: number): void {
+    const apiVersion = apiVersionOf(type);
+    for (const b of this.#opts.bindings.list()) {
+      const r = b.spec.resource;
+      const mayHold =
+        (r.apiVersion === apiVersion && r.kind === type.kind) ||
+        b.spec.propagateDeps === true ||
+        b.metadata.annotations?.[DEPENDENCIES_ANNOTATION] !== undefined;
+      if (mayHold) this.controller.enqueue(bindingKey(b), delayMs);
+    }
   }
 
   async reconcile(key: string): Promise<ReconcileResult> {

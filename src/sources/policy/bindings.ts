@@ -4,6 +4,7 @@
 
 import { CRB_KIND, CRB_PLURAL, GROUP, RB_KIND, RB_PLURAL, VERSION } from '../../api/work/v1alpha2/index.ts';
 import type { ResourceType } from '../../kube/client/index.ts';
+import { jsonEqual } from '../../propagation/json.ts';
 import type { EventHandlers } from '../../runtime/informer/index.ts';
 import type { SharedInformerReader, SharedInformers } from '../../runtime/informer/shared-informers.ts';
 import type { BindingObject } from './binding-spec.ts';
@@ -24,7 +25,12 @@ export function bindingTypeOf(b: { metadata: { namespace?: string } }): Resource
   return b.metadata.namespace ? BindingTypes.ResourceBinding : BindingTypes.ClusterResourceBinding;
 }
 
-export type BindingListener = (key: string, b: BindingObject, change: 'add' | 'update' | 'delete') => void;
+export type BindingListener = (
+  key: string,
+  b: BindingObject,
+  change: 'add' | 'update' | 'delete',
+  old?: BindingObject,
+) => void;
 
 export class Bindings {
   readonly #rb: SharedInformerReader<BindingObject>;
@@ -34,21 +40,24 @@ export class Bindings {
   constructor(informers: SharedInformers, namespace?: string) {
     const handlers: EventHandlers<BindingObject> = {
       onAdd: (b) => this.#tell(b, 'add'),
-      onUpdate: (_, b) => this.#tell(b, 'update'),
+      onUpdate: (old, b) => this.#tell(b, 'update', old),
       onDelete: (b) => this.#tell(b, 'delete'),
     };
     this.#rb = informers.open({ type: BindingTypes.ResourceBinding, namespace }, handlers);
     this.#crb = informers.open({ type: BindingTypes.ClusterResourceBinding }, handlers);
   }
 
-  #tell(b: BindingObject, change: 'add' | 'update' | 'delete'): void {
-    for (const l of this.#listeners) l(bindingKey(b), b, change);
+  #tell(b: BindingObject, change: 'add' | 'update' | 'delete', old?: BindingObject): void {
+    for (const l of this.#listeners) l(bindingKey(b), b, change, old);
   }
 
   /** An event source for controllers keyed by binding: every added or changed binding is enqueued. */
   readonly changes = (enqueue: (key: string) => void): (() => void) =>
-    this.addListener((key, _b, change) => {
-      if (change !== 'delete') enqueue(key);
+    this.addListener((key, b, change, old) => {
+      if (change === 'delete') return;
+      // A status write (the scheduler's, the binding controller's own) changes nothing either acts on.
+      if (old && !specOrMetadataChanged(old, b)) return;
+      enqueue(key);
     });
 
   addListener(l: BindingListener): () => void {
@@ -80,4 +89,15 @@ export class Bindings {
   async close(): Promise<void> {
     await Promise.all([this.#rb.close(), this.#crb.close()]);
   }
+}
+
+/** Whether anything but the status changed (the generation covers the spec; labels, annotations, deletion). */
+export function specOrMetadataChanged(old: BindingObject, b: BindingObject): boolean {
+  return (
+    old.metadata.generation !== b.metadata.generation ||
+    old.metadata.deletionTimestamp !== b.metadata.deletionTimestamp ||
+    !jsonEqual(old.metadata.labels, b.metadata.labels) ||
+    !jsonEqual(old.metadata.annotations, b.metadata.annotations) ||
+    !jsonEqual(old.metadata.finalizers, b.metadata.finalizers)
+  );
 }
