@@ -1001,6 +1001,12 @@ describe('native resources placed by Karmada policies', () => {
 
   test('a controller manager killed and started again writes nothing that did not change', async () => {
     const before = await settled();
+    const statusBefore = new Map(
+      (await host.list<Binding>(BindingTypes.ResourceBinding)).items.map((b) => [
+        `rb ${b.metadata.namespace}/${b.metadata.name}`,
+        JSON.stringify({ meta: b.metadata, spec: b.spec, status: b.status }),
+      ]),
+    );
     cm.process.killNow();
     cm = await startKubefedControllerManager({
       kubeconfig: fed.kubeconfigPath,
@@ -1019,7 +1025,20 @@ describe('native resources placed by Karmada policies', () => {
       { timeoutMs: 90_000, intervalMs: 500 },
     );
     await new Promise((r) => setTimeout(r, 5_000));
-    assert.deepEqual(await versions(), before);
+    const after = await versions();
+    // On a mismatch, say what changed: the bindings' status in full.
+    const changed = Object.keys(after).filter((k) => after[k] !== before[k]);
+    const details = await Promise.all(
+      changed
+        .filter((k) => k.startsWith('rb '))
+        .map(async (k) => {
+          const [ns, name] = k.slice(3).split('/');
+          return JSON.stringify(
+            (await host.get<Binding>(BindingTypes.ResourceBinding, name ?? '', ns)).status,
+          );
+        }),
+    );
+    assert.deepEqual(after, before, `changed: ${changed.join(', ')}\n${details.join('\n')}`);
   });
 });
 

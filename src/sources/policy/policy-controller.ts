@@ -12,6 +12,7 @@ import {
   PP_PERMANENT_ID_LABEL,
 } from '../../api/policy/v1alpha1/index.ts';
 import { isConflict, isNotFound, type KubeClient, type KubeObject } from '../../kube/client/index.ts';
+import type { Members } from '../../members/members.ts';
 import { jsonEqual } from '../../propagation/json.ts';
 import { Controller } from '../../runtime/controller.ts';
 import { hasFinalizer, removeFinalizer } from '../../runtime/finalizers.ts';
@@ -39,8 +40,11 @@ export interface PolicyControllerOptions {
   bindings: Bindings;
   /** Re-examines a template after its claim was released (the detector's enqueue). */
   reexamine(templateKey: string): void;
-  /** Names of the registered clusters, for the UnknownClusters condition. */
-  clusterNames(): string[];
+  /**
+   * The member clusters, for the ClustersKnown condition: waited for before the first status, so that a
+   * restart never reports every named cluster as unknown while the registry loads.
+   */
+  members: Members;
   logger?: Logger;
 }
 
@@ -57,6 +61,7 @@ export class PolicyController {
       reconcile: (k) => this.reconcile(k),
     });
     this.controller
+      .cache(opts.members.asCache())
       .source((enqueue) =>
         opts.policies.addListener((kind, obj) => {
           enqueue(policyKey(kind, obj.metadata.namespace, obj.metadata.name ?? ''));
@@ -213,7 +218,7 @@ export class PolicyController {
           generation: current.metadata.generation ?? 0,
           claimed: refs.length,
           unresolvedKinds: unresolved,
-          knownClusters: this.#opts.clusterNames(),
+          knownClusters: this.#opts.members.registry.list().map((c) => c.metadata.name ?? ''),
           previous: old.conditions ?? [],
           now,
         });

@@ -85,7 +85,7 @@ export class PolicySource implements Runnable {
       policies,
       bindings,
       reexamine: (key) => detector.controller.enqueue(key),
-      clusterNames: () => members.registry.list().map((c) => c.metadata.name ?? ''),
+      members,
       logger: this.#log,
     });
     const scheduler = new Scheduler({ host, bindings, members, events, logger: this.#log });
