@@ -44,3 +44,19 @@ export function setCondition<C extends Condition>(
   };
   return prev ? list.map((c) => (c === prev ? next : c)) : [...list, next];
 }
+
+/**
+ * A metav1.Condition with its lastTransitionTime: kept from the previous condition of its type while the
+ * status is the same (apimachinery meta.SetStatusCondition), `now` otherwise.
+ */
+export function stampCondition<C extends { type: string; status: string }>(
+  c: C,
+  previous: ReadonlyArray<{ type: string; status: string; lastTransitionTime?: string }> | undefined,
+  now: string,
+): C & { lastTransitionTime: string } {
+  const old = previous?.find((p) => p.type === c.type);
+  return {
+    ...c,
+    lastTransitionTime: old?.lastTransitionTime && old.status === c.status ? old.lastTransitionTime : now,
+  };
+}

@@ -48,6 +48,7 @@ import { type Logger, silentLogger } from '../../runtime/logger.ts';
 import { ok, type ReconcileResult, requeueAfter, retry } from '../../runtime/reconcile.ts';
 import { statusWriteResult, writeStatusIfChanged } from '../../runtime/status.ts';
 import { typeMetaOf } from '../../runtime/type-meta.ts';
+import { conditionTimestamp, stampCondition } from '../../util/conditions.ts';
 import { type BindingObject, claimMetadata } from './binding-spec.ts';
 import { type Bindings, bindingTypeOf } from './bindings.ts';
 import { claimOf } from './claim.ts';
@@ -396,7 +397,7 @@ export class BindingController {
     items: AggregatedStatusItem[] | undefined,
   ): Promise<ReconcileResult> {
     const fleet = items ? this.#templateStatus(template, items) : undefined;
-    const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+    const now = conditionTimestamp(new Date());
     const w = await writeStatusIfChanged({
       client: this.#opts.host,
       type: bindingTypeOf(b),
@@ -721,8 +722,7 @@ function setCondition(
   c: { type: string; status: string; reason: string; message: string },
 ): void {
   const i = conditions.findIndex((x) => x.type === c.type);
-  const old = i >= 0 ? conditions[i] : undefined;
-  const next = { ...c, lastTransitionTime: old && old.status === c.status ? old.lastTransitionTime : now };
+  const next = stampCondition(c, conditions, now);
   if (i >= 0) conditions[i] = next;
   else conditions.push(next);
 }

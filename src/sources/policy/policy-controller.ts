@@ -20,6 +20,7 @@ import { type Logger, silentLogger } from '../../runtime/logger.ts';
 import { ok, type ReconcileResult, requeueAfter, retry } from '../../runtime/reconcile.ts';
 import { statusWriteResult, writeStatusIfChanged } from '../../runtime/status.ts';
 import { typeMetaOf } from '../../runtime/type-meta.ts';
+import { conditionTimestamp } from '../../util/conditions.ts';
 import type { Bindings } from './bindings.ts';
 import { claimOf } from './claim.ts';
 import { unclaim } from './claim-writer.ts';
@@ -205,7 +206,7 @@ export class PolicyController {
     const unresolved = (policy.spec?.resourceSelectors ?? [])
       .map((s) => this.#opts.templates.unresolvedReason(s))
       .filter((r): r is string => r !== undefined);
-    const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+    const now = conditionTimestamp(new Date());
     const w = await writeStatusIfChanged({
       client: this.#opts.host,
       type: PolicyTypes[kind],
@@ -260,7 +261,7 @@ export class PolicyController {
     refs.sort((a, b) =>
       `${a.kind}/${a.namespace}/${a.name}`.localeCompare(`${b.kind}/${b.namespace}/${b.name}`),
     );
-    const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+    const now = conditionTimestamp(new Date());
     const type = PolicyTypes[kind];
     const w = await writeStatusIfChanged({
       client: this.#opts.host,

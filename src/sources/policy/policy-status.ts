@@ -3,6 +3,7 @@
 
 import type { MetaCondition, OverrideSpec, PropagationSpec } from '../../api/policy/v1alpha1/index.ts';
 import { compileLabelSelector } from '../../propagation/label-selector.ts';
+import { stampCondition } from '../../util/conditions.ts';
 
 export const PolicyCondition = { Ready: 'Ready', ClustersKnown: 'ClustersKnown' } as const;
 export const PolicyReason = {
@@ -44,7 +45,7 @@ export function policyConditions(input: PolicyConditionsInput): MetaCondition[] 
           message: `The placement names clusters that are not registered: ${unknown.join(', ')}`,
         };
   return [ready, known].map((c) =>
-    stamp({ ...c, observedGeneration: input.generation }, input.previous, input.now),
+    stampCondition({ ...c, observedGeneration: input.generation }, input.previous, input.now),
   );
 }
 
@@ -112,16 +113,6 @@ function namedClusters(spec: PropagationSpec | undefined): string[] {
   return [...names].sort();
 }
 
-/** lastTransitionTime kept while the status stays the same (metav1 SetStatusCondition). */
-function stamp(
-  c: Omit<MetaCondition, 'lastTransitionTime'>,
-  previous: readonly MetaCondition[],
-  now: string,
-): MetaCondition {
-  const old = previous.find((p) => p.type === c.type);
-  return { ...c, lastTransitionTime: old && old.status === c.status ? old.lastTransitionTime : now };
-}
-
 export interface OverrideConditionsInput {
   generation: number;
   /** Propagated templates the policy selects. */
@@ -151,7 +142,7 @@ export function overrideConditions(input: OverrideConditionsInput): MetaConditio
             reason: PolicyReason.Overriding,
             message: `Overrides ${input.matched} propagated resource template${input.matched === 1 ? '' : 's'}`,
           };
-  return [stamp({ ...c, observedGeneration: input.generation }, input.previous, input.now)];
+  return [stampCondition({ ...c, observedGeneration: input.generation }, input.previous, input.now)];
 }
 
 /** Label selectors of an override policy that do not compile. */

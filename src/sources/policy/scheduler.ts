@@ -16,6 +16,7 @@ import { type Logger, silentLogger } from '../../runtime/logger.ts';
 import { ok, type ReconcileResult, requeueAfter, retry } from '../../runtime/reconcile.ts';
 import { statusWriteResult, writeStatusIfChanged } from '../../runtime/status.ts';
 import { typeMetaOf } from '../../runtime/type-meta.ts';
+import { conditionTimestamp, stampCondition } from '../../util/conditions.ts';
 import type { BindingObject } from './binding-spec.ts';
 import { type Bindings, bindingTypeOf } from './bindings.ts';
 import { policyClusterOf } from './clusters.ts';
@@ -89,7 +90,7 @@ export class Scheduler {
       if (!result.ok && (previous?.status !== 'False' || previous.message !== result.message)) {
         this.#event(b, 'Warning', 'ScheduleBindingFailed', result.message);
       }
-      const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+      const now = conditionTimestamp(new Date());
       const w = await writeStatusIfChanged({
         client: this.#opts.host,
         type: bindingTypeOf(binding),
@@ -110,14 +111,9 @@ export class Scheduler {
                 reason: result.reason,
                 message: result.message,
               };
-          const previous = old.conditions?.find((c) => c.type === BindingCondition.Scheduled);
           const conditions = [
             ...(old.conditions ?? []).filter((c) => c.type !== BindingCondition.Scheduled),
-            {
-              ...condition,
-              lastTransitionTime:
-                previous && previous.status === condition.status ? previous.lastTransitionTime : now,
-            },
+            stampCondition(condition, old.conditions, now),
           ];
           const status: ResourceBindingStatus = {
             ...old,
