@@ -1,3 +1,4 @@
+import * as apps from './apps/v1alpha1/index.ts';
 import * as internal from './core/v1alpha1/index.ts';
 import * as core from './core/v1beta1/index.ts';
 import { buildCrd, type CustomResourceDefinition } from './crd.ts';
@@ -252,6 +253,30 @@ function policyCrds(): CustomResourceDefinition[] {
       schema: work.ResourceBindingSchema,
       statusSubresource: true,
       printerColumns: bindingColumns,
+    }),
+    buildCrd({
+      group: policy.GROUP,
+      version: policy.VERSION,
+      kind: policy.CTP_KIND,
+      plural: policy.CTP_PLURAL,
+      singular: policy.CTP_SINGULAR,
+      categories,
+      scope: 'Cluster',
+      schema: policy.ClusterTaintPolicySchema,
+      statusSubresource: false,
+      printerColumns: [{ name: 'AGE', type: 'date', jsonPath: '.metadata.creationTimestamp' }],
+    }),
+    buildCrd({
+      group: apps.GROUP,
+      version: apps.VERSION,
+      kind: apps.WR_KIND,
+      plural: apps.WR_PLURAL,
+      singular: apps.WR_SINGULAR,
+      categories,
+      scope: 'Cluster',
+      schema: apps.WorkloadRebalancerSchema,
+      statusSubresource: true,
+      printerColumns: [{ name: 'AGE', type: 'date', jsonPath: '.metadata.creationTimestamp' }],
     }),
   ];
 }

@@ -28,7 +28,7 @@ export interface FederationOptions {
    */
   hostControllers?: HostControllers;
   /** Fake nodes per member when workloads run; each may carry zone/region labels. */
-  nodes?: (cluster: string) => Array<{ name: string; labels?: Record<string, string> }>;
+  nodes?: (cluster: string) => FakeNode[];
   /** Where state, logs and the kubeconfig go; a fresh temp dir by default (removed on stop unless keep). */
   dir?: string;
   keep?: boolean;
@@ -181,11 +181,18 @@ export async function startFederation(opts: FederationOptions = {}): Promise<Fed
   }
 }
 
+const DEFAULT_NODE_ALLOCATABLE = { cpu: '32', memory: '256Gi', pods: '110' } as const;
+
+/** A fake node: its labels (zones, regions) and, for capacity tests, what it can hold. */
+export interface FakeNode {
+  name: string;
+  labels?: Record<string, string>;
+  /** status.allocatable and capacity; default cpu 32, memory 256Gi, pods 110. */
+  allocatable?: Record<string, string>;
+}
+
 /** Nodes that kwok manages: Ready, with capacity, and the labels a test asks for (zones, regions). */
-export async function createFakeNodes(
-  cluster: TestCluster,
-  nodes: Array<{ name: string; labels?: Record<string, string> }>,
-): Promise<void> {
+export async function createFakeNodes(cluster: TestCluster, nodes: readonly FakeNode[]): Promise<void> {
   const client = cluster.client();
   for (const n of nodes) {
     const node: KubeObject = {
@@ -197,8 +204,8 @@ export async function createFakeNodes(
         labels: { 'kubernetes.io/hostname': n.name, 'kubernetes.io/os': 'linux', type: 'kwok', ...n.labels },
       },
       status: {
-        allocatable: { cpu: '32', memory: '256Gi', pods: '110' },
-        capacity: { cpu: '32', memory: '256Gi', pods: '110' },
+        allocatable: { ...(n.allocatable ?? DEFAULT_NODE_ALLOCATABLE) },
+        capacity: { ...(n.allocatable ?? DEFAULT_NODE_ALLOCATABLE) },
       },
     };
     await client.create(CoreTypes.nodes, node);

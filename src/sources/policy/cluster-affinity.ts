@@ -2,6 +2,7 @@
 // clusterNames, labelSelector and fieldSelector, all ANDed. Pure: the caller turns KubeFedClusters into
 // PolicyClusters.
 
+import type { Taint } from '../../api/core/v1beta1/kubefedcluster.ts';
 import type { ClusterAffinity, FieldSelectorRequirement } from '../../api/policy/v1alpha1/index.ts';
 import { compileLabelSelector } from '../../propagation/label-selector.ts';
 
@@ -17,6 +18,8 @@ export interface PolicyCluster {
   zones: readonly string[];
   /** Ready as the health controller last said. */
   ready: boolean;
+  /** KubeFedCluster `spec.taints` (kubefed-ts addition, Karmada's Cluster.spec.taints). */
+  taints?: readonly Taint[];
 }
 
 /**

@@ -15,6 +15,7 @@ export function policyClusterOf(kfc: KubeFedCluster & KubeObject): PolicyCluster
     ready: isClusterReady(kfc.status?.conditions),
   };
   if (kfc.spec.provider) cluster.provider = kfc.spec.provider;
+  if (kfc.spec.taints && kfc.spec.taints.length > 0) cluster.taints = kfc.spec.taints.map((t) => ({ ...t }));
   if (kfc.status?.region) cluster.region = kfc.status.region;
   return cluster;
 }

@@ -26,6 +26,16 @@ export interface ScheduleInput {
   previous?: readonly TargetCluster[];
   /** status.schedulerObservingAffinityName: with clusterAffinities, scheduling resumes at that term. */
   previousAffinityName?: string;
+  /**
+   * Estimated replicas of this workload each cluster can still take (Karmada's AvailableReplicas, from the
+   * member's nodes and pods: capacity.ts), not counting what this binding already has there. A cluster
+   * absent from the map has unknown capacity (its node and pod caches are not loaded).
+   */
+  available?: ReadonlyMap<string, number>;
+  /** Clusters of spec.gracefulEvictionTasks: never candidates for this binding while the task lasts. */
+  evicting?: readonly string[];
+  /** spec.rescheduleTriggeredAt is later than status.lastScheduledTime: divide afresh (Karmada's Fresh mode). */
+  fresh?: boolean;
 }
 
 export type ScheduleResult =

@@ -89,6 +89,7 @@ describe('KubeFedCluster CRD', () => {
       'provider', // kubefed-ts addition, matched by policies' fieldSelector
       'proxyURL',
       'secretRef',
+      'taints', // kubefed-ts addition, Karmada's Cluster.spec.taints
     ]);
     assert.equal(spec.properties!['caBundle']!.format, 'byte');
     assert.deepEqual(spec.properties!['disabledTLSValidations']!.items!.enum, [

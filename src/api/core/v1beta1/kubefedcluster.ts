@@ -46,6 +46,40 @@ export const ClusterConditionMessage = {
 export const ConditionStatus = { True: 'True', False: 'False', Unknown: 'Unknown' } as const;
 export type ConditionStatus = (typeof ConditionStatus)[keyof typeof ConditionStatus];
 
+/** Taint effects (corev1.TaintEffect). */
+export const TaintEffect = {
+  NoSchedule: 'NoSchedule',
+  PreferNoSchedule: 'PreferNoSchedule',
+  NoExecute: 'NoExecute',
+} as const;
+export type TaintEffect = (typeof TaintEffect)[keyof typeof TaintEffect];
+
+/** Taint keys kubefed-ts writes itself (karmada pkg/apis/cluster/v1alpha1/well_known_constants.go). */
+export const ClusterTaintKey = {
+  /** `kubefedctl cordon`: no new placement. */
+  Unschedulable: 'cluster.karmada.io/unschedulable',
+  /** The health controller: Ready=False. */
+  NotReady: 'cluster.karmada.io/not-ready',
+  /** The health controller: the cluster could not be reached (Ready Unknown / Offline). */
+  Unreachable: 'cluster.karmada.io/unreachable',
+} as const;
+
+// corev1.Taint, as Karmada's Cluster.spec.taints has it.
+export const TaintSchema = Type.Object(
+  {
+    key: Type.String({ description: 'The taint key.' }),
+    value: Type.Optional(Type.String({ description: 'The taint value.' })),
+    effect: StringEnum([TaintEffect.NoSchedule, TaintEffect.PreferNoSchedule, TaintEffect.NoExecute], {
+      description: 'NoSchedule, PreferNoSchedule or NoExecute.',
+    }),
+    timeAdded: Type.Optional(DateTime('When the taint was added (set for NoExecute taints).')),
+  },
+  {
+    description: 'A taint on a member cluster: policies that do not tolerate it are kept off (corev1.Taint).',
+  },
+);
+export type Taint = Static<typeof TaintSchema>;
+
 const LocalSecretReferenceSchema = Type.Object(
   { name: Type.String({ description: 'Name of a Secret in the KubeFed namespace.' }) },
   {
@@ -80,6 +114,14 @@ export const KubeFedClusterSpecSchema = Type.Object(
       Type.String({
         description:
           "kubefed-ts addition: cloud provider of the member cluster, matched by policies' fieldSelector (key provider).",
+      }),
+    ),
+    // kubefed-ts addition (Karmada's Cluster.spec.taints): kept off by policies that do not tolerate them.
+    taints: Type.Optional(
+      Type.Array(TaintSchema, {
+        description:
+          'kubefed-ts addition: taints of the member cluster, as Karmada has them. Policies that do not tolerate a ' +
+          'NoSchedule taint place nothing new here; a NoExecute taint evicts what they placed.',
       }),
     ),
   },

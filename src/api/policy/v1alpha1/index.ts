@@ -1,3 +1,4 @@
+export * from './clustertaintpolicy.ts';
 export * from './group.ts';
 export * from './labels.ts';
 export * from './overridepolicy.ts';

@@ -61,6 +61,37 @@ export const TargetClusterSchema = Type.Object({
 });
 export type TargetCluster = Static<typeof TargetClusterSchema>;
 
+/** Why a cluster is being evicted from a binding (binding_types.go EvictionReason*). */
+export const EvictionReason = {
+  TaintUntolerated: 'TaintUntolerated',
+  ApplicationFailure: 'ApplicationFailure',
+} as const;
+
+/** Who added an eviction task (binding_types.go EvictionProducer*, the controller names). */
+export const EvictionProducer = {
+  TaintManager: 'TaintManager',
+  ApplicationFailover: 'resource-binding-application-failover-controller',
+} as const;
+
+// GracefulEvictionTask (binding_types.go): the old copy in fromCluster is kept until the replacement is
+// available, the grace period ends, or (purgeMode Directly) at once.
+export const GracefulEvictionTaskSchema = Type.Object({
+  fromCluster: Type.String({ description: 'The cluster being evicted from.' }),
+  purgeMode: Type.Optional(
+    Type.String({ description: 'Directly, Gracefully or Never (Immediately, Graciously: deprecated).' }),
+  ),
+  replicas: Type.Optional(Type.Integer({ format: 'int32', description: 'Replicas the cluster held.' })),
+  reason: Type.String({ description: 'TaintUntolerated or ApplicationFailure (CamelCase, <= 32).' }),
+  message: Type.Optional(Type.String({ description: 'Details (<= 1024 characters).' })),
+  producer: Type.String({ description: 'The controller that added the task.' }),
+  gracePeriodSeconds: Type.Optional(Type.Integer({ format: 'int32' })),
+  suppressDeletion: Type.Optional(Type.Boolean()),
+  preservedLabelState: Type.Optional(Type.Record(Type.String(), Type.String())),
+  clustersBeforeFailover: Type.Optional(Type.Array(Type.String())),
+  creationTimestamp: Type.Optional(DateTime('When the task was added.')),
+});
+export type GracefulEvictionTask = Static<typeof GracefulEvictionTaskSchema>;
+
 export const ResourceBindingSpecSchema = Type.Object({
   resource: ObjectReferenceSchema,
   propagateDeps: Type.Optional(Type.Boolean()),
@@ -68,11 +99,7 @@ export const ResourceBindingSpecSchema = Type.Object({
   replicas: Type.Optional(Type.Integer({ format: 'int32' })),
   clusters: Type.Optional(Type.Array(TargetClusterSchema)),
   placement: Type.Optional(PlacementSchema),
-  gracefulEvictionTasks: Type.Optional(
-    Type.Array(
-      Type.Unsafe<Record<string, unknown>>({ type: 'object', 'x-kubernetes-preserve-unknown-fields': true }),
-    ),
-  ),
+  gracefulEvictionTasks: Type.Optional(Type.Array(GracefulEvictionTaskSchema)),
   requiredBy: Type.Optional(
     Type.Array(
       Type.Object({
