@@ -56,6 +56,8 @@ interface Options {
   dnsEndpointApi: string;
   dnsHostnamesAsCname: boolean;
   nativeResources: boolean;
+  resourceEvictionRate: number;
+  gracefulEvictionTimeout: string;
   v: number;
 }
 
@@ -120,6 +122,19 @@ function buildCommand(): Command {
           return v === 'true';
         }),
     )
+    .addOption(
+      new Option(
+        '--resource-eviction-rate <n>',
+        "bindings evicted per second from NoExecute-tainted clusters (Karmada's)",
+      )
+        .default(0.5)
+        .argParser(Number),
+    )
+    .option(
+      '--graceful-eviction-timeout <duration>',
+      "how long a graceful eviction waits at most (Karmada's)",
+      '10m',
+    )
     .addOption(new Option('-v, --v <level>', 'log verbosity (0 info, 1+ debug)').default(0).argParser(Number))
     .version(`kubefed-ts ${VERSION}`, '--version') as unknown as Command;
 }
@@ -163,6 +178,12 @@ async function run(o: Options, log: Logger): Promise<number> {
     deletionTimeoutMs = parseDuration(o.memberDeletionTimeout);
   } catch (e) {
     throw new FatalConfigError(`--member-deletion-timeout: ${errorMessage(e)}`);
+  }
+  let gracefulEvictionTimeoutSeconds: number;
+  try {
+    gracefulEvictionTimeoutSeconds = parseDuration(o.gracefulEvictionTimeout) / 1_000;
+  } catch (e) {
+    throw new FatalConfigError(`--graceful-eviction-timeout: ${errorMessage(e)}`);
   }
   if (!namespace) throw new FatalConfigError('--kubefed-namespace is required when not running in a pod');
   const host = new KubeClient(hostRestConfig(o), {
@@ -255,7 +276,8 @@ async function run(o: Options, log: Logger): Promise<number> {
   // Native resources placed by Karmada's policies, on the same members and engine. A namespaced control plane
   // has no cluster-wide templates to place, so it serves only Federated<Kind> (docs/native-resources.md).
   if (o.nativeResources && controllers.federatedTypeConfig && config.scope === 'Cluster') {
-    manager.add(new PolicySource({ host, members, namespace, deletionTimeoutMs, logger: log }));
+    const failover = { evictionRate: o.resourceEvictionRate, gracefulEvictionTimeoutSeconds };
+    manager.add(new PolicySource({ host, members, namespace, deletionTimeoutMs, failover, logger: log }));
   }
   const scheduling = controllers.scheduling
     ? new SchedulingController({ host, namespace, config, ftcs: ftcController, members, logger: log })

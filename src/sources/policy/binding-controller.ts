@@ -77,6 +77,13 @@ const PENDING_RECHECK_MS = 1_000;
 /** The member status of a cluster that dispatching is suspended to (karmada WorkDispatching=False). */
 export const DISPATCHING_SUSPENDED = 'DispatchingSuspended';
 const SUSPENDED_MESSAGE = 'Work dispatching is in a suspended state.';
+/**
+ * The member status of a cluster a binding is being evicted from (a graceful eviction task): its copy is
+ * kept as it is, neither updated nor deleted, until the task ends (failover/eviction-tasks.ts).
+ */
+export const GRACEFUL_EVICTION_IN_PROGRESS = 'GracefulEvictionInProgress';
+const EVICTION_MESSAGE =
+  'The binding is being evicted from this cluster: its copy is kept unchanged until the replacement is ready.';
 
 export const FULLY_APPLIED_MESSAGE = 'All works have been successfully applied';
 export const NOT_FULLY_APPLIED_MESSAGE = 'Failed to apply all works, see status.aggregatedStatus for details';
@@ -298,6 +305,8 @@ export class BindingController {
     const frozen = (cluster: string) =>
       b.spec.suspension?.dispatching === true ||
       (b.spec.suspension?.dispatchingOnClusters?.clusterNames ?? []).includes(cluster);
+    const scheduledNames = new Set((b.spec.clusters ?? []).map((c) => c.name));
+    const evicting = (cluster: string) => !scheduledNames.has(cluster);
     const recorded = this.#recorded.get(bindingKey(b));
     const hashes = new Map<string, string>();
     const desiredFor = (
@@ -312,14 +321,16 @@ export class BindingController {
       return {
         ...r,
         recordedVersion: hash && rec?.hash === hash ? rec.version : undefined,
-        ...(frozen(cluster)
-          ? { invalid: { status: DISPATCHING_SUSPENDED, message: SUSPENDED_MESSAGE } }
-          : {}),
+        ...(evicting(cluster)
+          ? { invalid: { status: GRACEFUL_EVICTION_IN_PROGRESS, message: EVICTION_MESSAGE } }
+          : frozen(cluster)
+            ? { invalid: { status: DISPATCHING_SUSPENDED, message: SUSPENDED_MESSAGE } }
+            : {}),
         render: (live) => renderMember(template, live, () => build(live)),
       };
     };
     const clusters = new Map<string, DesiredObject[]>();
-    for (const target of b.spec.clusters ?? []) {
+    for (const target of placedClusters(b)) {
       const kfc = members.registry.get(target.name);
       if (!kfc) continue;
       const cluster = policyClusterOf(kfc);
@@ -409,14 +420,22 @@ export class BindingController {
         const conditions = [...(old.conditions ?? [])];
         if (items) {
           status.aggregatedStatus = items;
-          const scheduled = current.spec.clusters ?? [];
+          // The copies of clusters being evicted are reported but are not scheduled ones.
+          const scheduled = new Set((current.spec.clusters ?? []).map((c) => c.name));
+          const scheduledItems = items.filter((i) => scheduled.has(i.clusterName));
           const full =
-            scheduled.length > 0 && items.length === scheduled.length && items.every((i) => i.applied);
+            scheduled.size > 0 &&
+            scheduledItems.length === scheduled.size &&
+            scheduledItems.every((i) => i.applied);
+          // The generation it was computed for: a graceful eviction ends on health read for the current spec.
           setCondition(conditions, now, {
             type: BindingCondition.FullyApplied,
             status: full ? 'True' : 'False',
             reason: full ? BindingReason.FullyAppliedSuccess : BindingReason.FullyAppliedFailed,
             message: full ? FULLY_APPLIED_MESSAGE : NOT_FULLY_APPLIED_MESSAGE,
+            ...(current.metadata.generation !== undefined
+              ? { observedGeneration: current.metadata.generation }
+              : {}),
           });
         }
         setCondition(conditions, now, dispatchingCondition(current));
@@ -665,7 +684,7 @@ function statusItems(
 ): AggregatedStatusItem[] {
   const kind = template.kind ?? '';
   const previous = new Map((b.status?.aggregatedStatus ?? []).map((i) => [i.clusterName, i]));
-  return (b.spec.clusters ?? [])
+  return placedClusters(b)
     .map((target) => {
       const co = outcome.clusters.get(target.name);
       if (co?.status) {
@@ -681,7 +700,9 @@ function statusItems(
         };
       }
       const o = co?.objects.find((x) => x.ref.name === template.metadata.name && x.ref.type.kind === kind);
-      const frozen = o?.status === DISPATCHING_SUSPENDED && o.object !== undefined;
+      const frozen =
+        (o?.status === DISPATCHING_SUSPENDED || o?.status === GRACEFUL_EVICTION_IN_PROGRESS) &&
+        o.object !== undefined;
       const applied = o?.status === '' || frozen;
       const why = o?.status && !applied ? `${o.status}${o.message ? `: ${o.message}` : ''}` : undefined;
       const member = o?.object;
@@ -696,6 +717,24 @@ function statusItems(
       return item;
     })
     .sort((x, y) => x.clusterName.localeCompare(y.clusterName));
+}
+
+/**
+ * The clusters that hold copies: the scheduled ones, then those of graceful eviction tasks, whose copies
+ * stay until their task ends.
+ */
+function placedClusters(b: BindingObject): Array<{ name: string; replicas?: number }> {
+  const scheduled = b.spec.clusters ?? [];
+  const names = new Set(scheduled.map((c) => c.name));
+  const out: Array<{ name: string; replicas?: number }> = [...scheduled];
+  for (const t of b.spec.gracefulEvictionTasks ?? []) {
+    if (names.has(t.fromCluster)) continue;
+    names.add(t.fromCluster);
+    out.push(
+      t.replicas !== undefined ? { name: t.fromCluster, replicas: t.replicas } : { name: t.fromCluster },
+    );
+  }
+  return out;
 }
 
 function dispatchingCondition(b: BindingObject) {
@@ -719,7 +758,7 @@ function setCondition(
     lastTransitionTime: string;
   }>,
   now: string,
-  c: { type: string; status: string; reason: string; message: string },
+  c: { type: string; status: string; reason: string; message: string; observedGeneration?: number },
 ): void {
   const i = conditions.findIndex((x) => x.type === c.type);
   const next = stampCondition(c, conditions, now);

@@ -14,6 +14,7 @@ import type { Runnable } from '../../runtime/manager.ts';
 import { BindingController } from './binding-controller.ts';
 import { Bindings } from './bindings.ts';
 import { Detector } from './detector.ts';
+import { type FailoverOptions, failoverControllers } from './failover/index.ts';
 import { NamespaceController } from './namespace-controller.ts';
 import { DEPENDENCY_KINDS, Policies } from './policies.ts';
 import { PolicyController } from './policy-controller.ts';
@@ -29,6 +30,8 @@ export interface PolicySourceOptions {
   deletionTimeoutMs: number;
   logger?: Logger;
   memberEventDelayMs?: number;
+  /** Eviction rate and graceful eviction timeout (failover/index.ts). */
+  failover?: Partial<FailoverOptions>;
 }
 
 export const POLICY_SOURCE_COMPONENT = 'kubefed-policy-controller';
@@ -122,7 +125,11 @@ export class PolicySource implements Runnable {
     const unsubscribeClusters = members.registry.addListener({
       onClusterChange: () => policyController.enqueueAll(1_000),
     });
-    const controllers = [detector, policyController, scheduler, binder, namespaces];
+    const failover = failoverControllers(
+      { host, informers, bindings, members, events, logger: this.#log },
+      this.#opts.failover,
+    );
+    const controllers = [detector, policyController, scheduler, binder, namespaces, ...failover];
     for (const c of controllers) c.controller.cache(hostCaches);
     try {
       await Promise.all(controllers.map((c) => c.controller.run(signal)));
