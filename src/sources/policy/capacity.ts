@@ -77,8 +77,8 @@ export function estimateAvailableReplicas(
     const spec = record(pod.spec);
     const node = typeof spec.nodeName === 'string' ? spec.nodeName : '';
     if (!node || terminated(pod)) continue;
-    let u = used.get(node);
-    if (!u) used.set(node, (u = new Map()));
+    const u = used.get(node) ?? new Map<string, bigint>();
+    used.set(node, u);
     add(u, podRequests(spec));
     podCount.set(node, (podCount.get(node) ?? 0) + 1);
   }
