@@ -2,20 +2,20 @@
 // KubeFedClusters and keeps each cluster's spec.taints as the policies say (decide.ts). A fleet without a
 // ClusterTaintPolicy gets no automatic NoExecute taint (docs/cluster-taints.md).
 
-import { GROUP, VERSION } from '../../api/policy/v1alpha1/group.ts';
+import { KubeFedClusterType } from '../../api/core/v1beta1/resource-types.ts';
 import {
+  type ClusterTaintPolicy,
   CTP_KIND,
   CTP_PLURAL,
-  type ClusterTaintPolicy,
 } from '../../api/policy/v1alpha1/clustertaintpolicy.ts';
-import { KubeFedClusterType } from '../../api/core/v1beta1/resource-types.ts';
+import { GROUP, VERSION } from '../../api/policy/v1alpha1/group.ts';
 import type { KubeClient, KubeObject, ResourceType } from '../../kube/client/index.ts';
 import { Controller } from '../../runtime/controller.ts';
 import { enqueueMapped, enqueueObject } from '../../runtime/handlers.ts';
 import type { Informer } from '../../runtime/informer/index.ts';
 import { type Logger, silentLogger } from '../../runtime/logger.ts';
 import type { Runnable } from '../../runtime/manager.ts';
-import { ok, retry, type ReconcileResult } from '../../runtime/reconcile.ts';
+import { ok, type ReconcileResult, retry } from '../../runtime/reconcile.ts';
 import { type ClusterObject, updateClusterTaints } from '../kubefedcluster/taint-writer.ts';
 import { decideTaints } from './decide.ts';
 
@@ -57,7 +57,9 @@ export class ClusterTaintPolicyController implements Runnable {
     // Any policy change may concern every cluster.
     this.#policies = this.#controller.watch<PolicyObject>(
       { client: opts.host, type: ClusterTaintPolicyType },
-      enqueueMapped(() => this.#clusters.store.list().map((c) => `${c.metadata.namespace}/${c.metadata.name}`)),
+      enqueueMapped(() =>
+        this.#clusters.store.list().map((c) => `${c.metadata.namespace}/${c.metadata.name}`),
+      ),
     );
   }
 
