@@ -4,6 +4,7 @@ import { DEFAULT_KUBEFED_NAMESPACE } from '../config/index.ts';
 import { FEDERATED_GROUP, FEDERATED_VERSION } from '../federation-types/group.ts';
 import { errorMessage, type KubeClient } from '../kube/client/index.ts';
 import { KubeconfigContext } from '../kubefedctl/context.ts';
+import { cordonCluster } from '../kubefedctl/cordon.ts';
 import { disableType, validateDisableFlags } from '../kubefedctl/disable.ts';
 import { enableType, parseOutputFlag } from '../kubefedctl/enable.ts';
 import { CommandError } from '../kubefedctl/errors.ts';
@@ -22,6 +23,7 @@ import {
 } from '../kubefedctl/plan.ts';
 import { liveSource } from '../kubefedctl/plan-live.ts';
 import { parsePromoteOutput, promote } from '../kubefedctl/promote.ts';
+import { parseTaintArgs, parseTaintSpecs, taintCluster } from '../kubefedctl/taint.ts';
 import { unjoin } from '../kubefedctl/unjoin.ts';
 import { VERSION } from '../version.ts';
 import { flagShapes, normalizeArgs } from './argv.ts';
@@ -613,6 +615,58 @@ export function buildProgram(name = 'kubefedctl'): Command {
     },
   );
 
+  // Cluster taints (docs/cluster-taints.md): karmadactl's cordon, uncordon and taint on KubeFedClusters.
+  const cordonCmds = ([true, false] as const).map((cordon) => {
+    const cmd = new Command(cordon ? 'cordon' : 'uncordon')
+      .description(
+        cordon
+          ? 'Mark cluster as unschedulable: new placement stays off it (taint cluster.karmada.io/unschedulable:NoSchedule)'
+          : 'Mark cluster as schedulable (remove the cluster.karmada.io/unschedulable:NoSchedule taint)',
+      )
+      .argument('<cluster-name>', 'name of the KubeFedCluster');
+    withGlobalFlags(cmd).action(async (cluster: string, o: GlobalFlags) => {
+      await withHost(o, (host) =>
+        cordonCluster({ host, kubefedNamespace: o.kubefedNamespace, cluster, cordon, dryRun: o.dryRun, out }),
+      );
+    });
+    return cmd;
+  });
+  const taintCmd = new Command('taint')
+    .description(
+      'Update the taints on a cluster (KubeFedCluster spec.taints), as kubectl taint does on nodes',
+    )
+    .usage('clusters NAME KEY_1=VAL_1:TAINT_EFFECT_1 ... KEY_N=VAL_N:TAINT_EFFECT_N [--overwrite]')
+    .argument('[args...]', 'clusters NAME, then taints to add (key[=value]:effect) or remove (key[:effect]-)')
+    .option(
+      '--overwrite',
+      'allow taints to be overwritten, otherwise reject updates that overwrite existing taints',
+      false,
+    )
+    .addHelpText(
+      'after',
+      '\nExamples:\n' +
+        '  # Taint cluster "foo" with key "dedicated", value "special-user" and effect "NoSchedule"\n' +
+        '  kubefedctl taint clusters foo dedicated=special-user:NoSchedule\n' +
+        '  # Remove the taints with key "dedicated" and effect "NoSchedule" from cluster "foo"\n' +
+        '  kubefedctl taint clusters foo dedicated:NoSchedule-\n' +
+        '  # Remove every taint with key "dedicated" from cluster "foo"\n' +
+        '  kubefedctl taint clusters foo dedicated-',
+    );
+  withGlobalFlags(taintCmd).action(async (args: string[], o: GlobalFlags & { overwrite: boolean }) => {
+    // A wrong argument is reported before any kubeconfig is read.
+    parseTaintSpecs(parseTaintArgs(args).specs, '');
+    await withHost(o, (host) =>
+      taintCluster({
+        host,
+        kubefedNamespace: o.kubefedNamespace,
+        args,
+        overwrite: o.overwrite,
+        dryRun: o.dryRun,
+        out,
+      }),
+    );
+  });
+
   type LocalUpFlags = {
     members: string;
     dir: string;
@@ -685,6 +739,9 @@ export function buildProgram(name = 'kubefedctl'): Command {
     .addCommand(planCmd)
     .addCommand(explainCmd)
     .addCommand(promoteCmd)
+    .addCommand(cordonCmds[0] as Command)
+    .addCommand(cordonCmds[1] as Command)
+    .addCommand(taintCmd)
     .addCommand(migrateCmd)
     .addCommand(localUpCmd)
     .addCommand(localDownCmd)
