@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Command, InvalidArgumentError, Option } from '@commander-js/extra-typings';
 import { parseDuration } from '../config/duration.ts';
+import { ClusterTaintPolicyController } from '../controllers/clustertaintpolicy/controller.ts';
 import { IngressDnsController } from '../controllers/dns/ingress-dns-controller.ts';
 import type { DnsControllerOptions, DnsEndpointGroup } from '../controllers/dns/record-shell.ts';
 import { ServiceDnsController } from '../controllers/dns/service-dns-controller.ts';
@@ -256,6 +257,8 @@ async function run(o: Options, log: Logger): Promise<number> {
   // has no cluster-wide templates to place, so it serves only Federated<Kind> (docs/native-resources.md).
   if (o.nativeResources && controllers.federatedTypeConfig && config.scope === 'Cluster') {
     manager.add(new PolicySource({ host, members, namespace, deletionTimeoutMs, logger: log }));
+    // Karmada's ClusterTaintPolicy: cluster-scoped, so only a cluster-scoped control plane may watch them.
+    manager.add(new ClusterTaintPolicyController({ host, namespace, logger: log }));
   }
   const scheduling = controllers.scheduling
     ? new SchedulingController({ host, namespace, config, ftcs: ftcController, members, logger: log })
