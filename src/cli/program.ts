@@ -4,10 +4,16 @@ import { DEFAULT_KUBEFED_NAMESPACE } from '../config/index.ts';
 import { FEDERATED_GROUP, FEDERATED_VERSION } from '../federation-types/group.ts';
 import { errorMessage, type KubeClient } from '../kube/client/index.ts';
 import { KubeconfigContext } from '../kubefedctl/context.ts';
+import { cordonCluster } from '../kubefedctl/cordon.ts';
 import { disableType, validateDisableFlags } from '../kubefedctl/disable.ts';
 import { enableType, parseOutputFlag } from '../kubefedctl/enable.ts';
 import { CommandError } from '../kubefedctl/errors.ts';
-import { parseExplainOutput, runExplainLive, runExplainOffline } from '../kubefedctl/explain.ts';
+import {
+  offlineClusters,
+  parseExplainOutput,
+  runExplainLive,
+  runExplainOffline,
+} from '../kubefedctl/explain.ts';
 import { federate, validateFederateArgs } from '../kubefedctl/federate.ts';
 import { join } from '../kubefedctl/join.ts';
 import { DEFAULT_LOCAL_DIR, DEFAULT_SAMPLE, localDown, localUp } from '../kubefedctl/local-up.ts';
@@ -15,13 +21,17 @@ import { migrateFromKubeFed } from '../kubefedctl/migrate-from-kubefed.ts';
 import { type OrphaningAction, orphaningDeletion } from '../kubefedctl/orphaning-deletion.ts';
 import {
   offlineSource,
+  type PlanOutput,
   parsePlanOutput,
+  parseReplicaFlag,
   parseRspDocument,
   readInput as readPlanInput,
   runPlan,
 } from '../kubefedctl/plan.ts';
-import { liveSource } from '../kubefedctl/plan-live.ts';
+import { livePolicyState, liveSource } from '../kubefedctl/plan-live.ts';
+import { offlinePolicyState, parsePolicyPlanFiles, runPolicyPlan } from '../kubefedctl/plan-policy.ts';
 import { parsePromoteOutput, promote } from '../kubefedctl/promote.ts';
+import { parseTaintArgs, parseTaintSpecs, taintCluster } from '../kubefedctl/taint.ts';
 import { unjoin } from '../kubefedctl/unjoin.ts';
 import { VERSION } from '../version.ts';
 import { flagShapes, normalizeArgs } from './argv.ts';
@@ -78,6 +88,8 @@ interface PlanFlags extends GlobalFlags {
   capacity?: string[];
   key?: string;
   output?: string;
+  policy?: string;
+  clustersFile?: string;
 }
 interface ExplainFlags extends GlobalFlags {
   filename: string[];
@@ -429,10 +441,11 @@ export function buildProgram(name = 'kubefedctl'): Command {
   ];
   const planCmd = new Command('plan')
     .description(
-      'Explain how a ReplicaSchedulingPreference spreads replicas over clusters, without changing anything',
+      'Explain how a ReplicaSchedulingPreference spreads replicas over clusters, or how a (Cluster)PropagationPolicy places a template, without changing anything',
     )
     .usage(
-      '-f RSP.yaml --clusters A,B,C [--current A=3,B=2] [--capacity C=10] [--key NS/NAME] [-o json|table]',
+      '-f RSP.yaml --clusters A,B,C [--current A=3,B=2] [--capacity C=10] [--key NS/NAME] [-o json|table]\n' +
+        '       -f TEMPLATE.yaml --policy POLICY.yaml (--clusters-file CLUSTERS.yaml [--clusters A,B] [--current A=3] [--capacity A=10] | --live) [-o json|table]',
     )
     .option('-f, --filename <file>', "the ReplicaSchedulingPreference YAML file ('-' for stdin)")
     .option(
@@ -451,10 +464,57 @@ export function buildProgram(name = 'kubefedctl'): Command {
       "tie-break key, namespace/name of the federated object (default: the RSP's metadata.namespace/name; '' is valid)",
     )
     .option('-o, --output <format>', 'json or table', 'table')
-    .option('--live', 'read candidate clusters, current replicas and capacity from the federation', false);
+    .option('--live', 'read candidate clusters, current replicas and capacity from the federation', false)
+    .option(
+      '--policy <file>',
+      'plan the -f template under this PropagationPolicy or ClusterPropagationPolicy (Karmada scheduling) instead of an RSP',
+    )
+    .option(
+      '--clusters-file <file>',
+      'with --policy, offline: KubeFedClusters (labels, spec.taints, status) to schedule over, besides --clusters',
+    );
+  const readPlanFile = (name: string): { name: string; text: string } => {
+    try {
+      return { name, text: readPlanInput(name) };
+    } catch (e) {
+      throw new CommandError(`Failed to read file "${name}": ${errorMessage(e)}`);
+    }
+  };
+  const planPolicy = async (o: PlanFlags, filename: string, policyFile: string, output: PlanOutput) => {
+    if (o.key !== undefined)
+      throw new CommandError('--key is for ReplicaSchedulingPreferences; drop it with --policy');
+    const inputs = [filename, policyFile, ...(o.clustersFile !== undefined ? [o.clustersFile] : [])];
+    const files = parsePolicyPlanFiles(inputs.map(readPlanFile), warn);
+    if (!o.live) {
+      const clusters = offlineClusters(files.clusters, o.clusters ?? []);
+      if (clusters.length === 0)
+        throw new CommandError('--policy needs clusters: --clusters-file, --clusters or --live');
+      const names = clusters.map((c) => c.name);
+      const state = offlinePolicyState(
+        clusters,
+        parseReplicaFlag('--current', o.current ?? [], names),
+        parseReplicaFlag('--capacity', o.capacity ?? [], names),
+      );
+      runPolicyPlan(files, state, output, out);
+      return;
+    }
+    if (o.clusters || o.current || o.capacity || files.clusters.length > 0)
+      throw new CommandError(
+        '--live reads the clusters, the binding and capacity from the federation; drop --clusters/--current/--capacity and KubeFedClusters from the files',
+      );
+    await withHost(o, async (host) => {
+      const state = await livePolicyState({ host, kubefedNamespace: o.kubefedNamespace, files, warn });
+      runPolicyPlan(files, state, output, out);
+    });
+  };
   withGlobalFlags(planCmd).action(async (o: PlanFlags) => {
     const output = parsePlanOutput(o.output);
     if (o.filename === undefined) throw new CommandError('-f/--filename is required');
+    if (o.policy !== undefined) {
+      await planPolicy(o, o.filename, o.policy, output);
+      return;
+    }
+    if (o.clustersFile !== undefined) throw new CommandError('--clusters-file needs --policy');
     if (!o.live) {
       const source = offlineSource({ clusters: o.clusters, current: o.current, capacity: o.capacity });
       runPlan({ filename: o.filename, source, key: o.key, output, out, warn });
@@ -613,6 +673,58 @@ export function buildProgram(name = 'kubefedctl'): Command {
     },
   );
 
+  // Cluster taints (docs/cluster-taints.md): karmadactl's cordon, uncordon and taint on KubeFedClusters.
+  const cordonCmds = ([true, false] as const).map((cordon) => {
+    const cmd = new Command(cordon ? 'cordon' : 'uncordon')
+      .description(
+        cordon
+          ? 'Mark cluster as unschedulable: new placement stays off it (taint cluster.karmada.io/unschedulable:NoSchedule)'
+          : 'Mark cluster as schedulable (remove the cluster.karmada.io/unschedulable:NoSchedule taint)',
+      )
+      .argument('<cluster-name>', 'name of the KubeFedCluster');
+    withGlobalFlags(cmd).action(async (cluster: string, o: GlobalFlags) => {
+      await withHost(o, (host) =>
+        cordonCluster({ host, kubefedNamespace: o.kubefedNamespace, cluster, cordon, dryRun: o.dryRun, out }),
+      );
+    });
+    return cmd;
+  });
+  const taintCmd = new Command('taint')
+    .description(
+      'Update the taints on a cluster (KubeFedCluster spec.taints), as kubectl taint does on nodes',
+    )
+    .usage('clusters NAME KEY_1=VAL_1:TAINT_EFFECT_1 ... KEY_N=VAL_N:TAINT_EFFECT_N [--overwrite]')
+    .argument('[args...]', 'clusters NAME, then taints to add (key[=value]:effect) or remove (key[:effect]-)')
+    .option(
+      '--overwrite',
+      'allow taints to be overwritten, otherwise reject updates that overwrite existing taints',
+      false,
+    )
+    .addHelpText(
+      'after',
+      '\nExamples:\n' +
+        '  # Taint cluster "foo" with key "dedicated", value "special-user" and effect "NoSchedule"\n' +
+        '  kubefedctl taint clusters foo dedicated=special-user:NoSchedule\n' +
+        '  # Remove the taints with key "dedicated" and effect "NoSchedule" from cluster "foo"\n' +
+        '  kubefedctl taint clusters foo dedicated:NoSchedule-\n' +
+        '  # Remove every taint with key "dedicated" from cluster "foo"\n' +
+        '  kubefedctl taint clusters foo dedicated-',
+    );
+  withGlobalFlags(taintCmd).action(async (args: string[], o: GlobalFlags & { overwrite: boolean }) => {
+    // A wrong argument is reported before any kubeconfig is read.
+    parseTaintSpecs(parseTaintArgs(args).specs, '');
+    await withHost(o, (host) =>
+      taintCluster({
+        host,
+        kubefedNamespace: o.kubefedNamespace,
+        args,
+        overwrite: o.overwrite,
+        dryRun: o.dryRun,
+        out,
+      }),
+    );
+  });
+
   type LocalUpFlags = {
     members: string;
     dir: string;
@@ -685,6 +797,9 @@ export function buildProgram(name = 'kubefedctl'): Command {
     .addCommand(planCmd)
     .addCommand(explainCmd)
     .addCommand(promoteCmd)
+    .addCommand(cordonCmds[0] as Command)
+    .addCommand(cordonCmds[1] as Command)
+    .addCommand(taintCmd)
     .addCommand(migrateCmd)
     .addCommand(localUpCmd)
     .addCommand(localDownCmd)

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Command, InvalidArgumentError, Option } from '@commander-js/extra-typings';
 import { parseDuration } from '../config/duration.ts';
+import { ClusterTaintPolicyController } from '../controllers/clustertaintpolicy/controller.ts';
 import { IngressDnsController } from '../controllers/dns/ingress-dns-controller.ts';
 import type { DnsControllerOptions, DnsEndpointGroup } from '../controllers/dns/record-shell.ts';
 import { ServiceDnsController } from '../controllers/dns/service-dns-controller.ts';
@@ -278,6 +279,8 @@ async function run(o: Options, log: Logger): Promise<number> {
   if (o.nativeResources && controllers.federatedTypeConfig && config.scope === 'Cluster') {
     const failover = { evictionRate: o.resourceEvictionRate, gracefulEvictionTimeoutSeconds };
     manager.add(new PolicySource({ host, members, namespace, deletionTimeoutMs, failover, logger: log }));
+    // Karmada's ClusterTaintPolicy: cluster-scoped, so only a cluster-scoped control plane may watch them.
+    manager.add(new ClusterTaintPolicyController({ host, namespace, logger: log }));
   }
   const scheduling = controllers.scheduling
     ? new SchedulingController({ host, namespace, config, ftcs: ftcController, members, logger: log })

@@ -1,11 +1,13 @@
 // The mutating webhook of PropagationPolicy and ClusterPropagationPolicy, with Karmada's defaults
 // (karmada pkg/webhook/propagationpolicy/mutating.go, pkg/webhook/clusterpropagationpolicy/mutating.go and
-// the helpers they call in pkg/util/helper/policy.go): selector namespaces, spread constraints, propagateDeps
+// the helpers they call in pkg/util/helper/policy.go): the default not-ready/unreachable tolerations, selector
+// namespaces, spread constraints, propagateDeps
 // for a ServiceImport, the Weighted division preference, the application failover grace period, and on
 // CREATE the permanent-id label and the policy finalizer. Answered as a JSON patch: the spec replaced whole
 // when it changed, the label and finalizer added one by one.
 
 import { randomUUID } from 'node:crypto';
+import type { Toleration } from '../api/policy/v1alpha1/index.ts';
 import {
   CPP_FINALIZER,
   CPP_PERMANENT_ID_LABEL,
@@ -13,6 +15,7 @@ import {
   PP_PERMANENT_ID_LABEL,
 } from '../api/policy/v1alpha1/labels.ts';
 import { deepCopy, isPlainObject, type JsonObject, jsonEqual } from '../propagation/json.ts';
+import { withDefaultTolerations } from '../sources/policy/taints.ts';
 import type { JsonPatchOperation } from './kubefedconfig.ts';
 
 /** helper.SetDefaultGracePeriodSeconds: the grace period of a Gracefully purge when none is given. */
@@ -31,6 +34,18 @@ export const permanentIdLabel = ({ cluster }: PolicyKindInfo): string =>
 export const policyFinalizer = ({ cluster }: PolicyKindInfo): string =>
   cluster ? CPP_FINALIZER : PP_FINALIZER;
 
+/** A list validation can read as tolerations; anything else is left for it to report. */
+const isTolerationList = (v: unknown): v is Toleration[] =>
+  Array.isArray(v) &&
+  v.every(
+    (t) =>
+      isPlainObject(t) &&
+      ['key', 'operator', 'value', 'effect'].every((f) => t[f] === undefined || typeof t[f] === 'string') &&
+      (t['tolerationSeconds'] === undefined ||
+        t['tolerationSeconds'] === null ||
+        typeof t['tolerationSeconds'] === 'number'),
+  );
+
 const objectsOf = (v: unknown): JsonObject[] => (Array.isArray(v) ? v.filter(isPlainObject) : []);
 const isEmptyString = (v: unknown): boolean => v === undefined || v === null || v === '';
 
@@ -46,7 +61,15 @@ export function defaultPropagationSpec(spec: JsonObject, namespace?: string): Js
   if (namespace) {
     for (const s of selectors) if (isEmptyString(s['namespace'])) s['namespace'] = namespace;
   }
+  // Karmada's Placement is a struct, never absent: the default tolerations below always have a place.
+  if (out['placement'] === undefined || out['placement'] === null) out['placement'] = {};
   const placement = isPlainObject(out['placement']) ? out['placement'] : undefined;
+  // helper.AddTolerations with NewNotReadyToleration and NewUnreachableToleration: NoExecute for 300 s
+  // (karmada-webhook's --default-not-ready/unreachable-toleration-seconds) unless already tolerated.
+  const tolerations = placement?.['clusterTolerations'];
+  if (placement && (tolerations === undefined || tolerations === null || isTolerationList(tolerations))) {
+    placement['clusterTolerations'] = withDefaultTolerations(tolerations ?? []);
+  }
   // helper.SetDefaultSpreadConstraints.
   for (const c of objectsOf(placement?.['spreadConstraints'])) {
     if (isEmptyString(c['spreadByField']) && isEmptyString(c['spreadByLabel']))

@@ -218,6 +218,13 @@ const NATIVE_RESOURCE_RULES: PolicyRule[] = [
     resources: ['resourcebindings/status', 'clusterresourcebindings/status'],
     verbs: ['update'],
   },
+  { apiGroups: ['policy.karmada.io'], resources: ['clustertaintpolicies'], verbs: ['get', 'list', 'watch'] },
+  {
+    apiGroups: ['apps.karmada.io'],
+    resources: ['workloadrebalancers'],
+    verbs: ['get', 'list', 'watch', 'update', 'delete'],
+  },
+  { apiGroups: ['apps.karmada.io'], resources: ['workloadrebalancers/status'], verbs: ['update'] },
   ...NATIVE_TEMPLATE_KINDS.flatMap(([group, resources]): PolicyRule[] => [
     { apiGroups: [group], resources, verbs: ['get', 'list', 'watch', 'update', 'patch'] },
     { apiGroups: [group], resources: resources.map((r) => `${r}/status`), verbs: ['update'] },
@@ -294,6 +301,7 @@ const CONFIG_ROLE_RULES: PolicyRule[] = [
     verbs: ['get', 'list', 'watch'],
   },
   { apiGroups: ['core.kubefed.io'], resources: ['federatedtypeconfigs'], verbs: ['patch'] },
+  { apiGroups: ['core.kubefed.io'], resources: ['kubefedclusters'], verbs: ['update', 'patch'] },
   {
     apiGroups: ['core.kubefed.io'],
     resources: ['kubefedclusters/status', 'federatedtypeconfigs/status'],

@@ -33,6 +33,8 @@ import {
   probeState,
   zonesAndRegion,
 } from './health.ts';
+import { updateClusterTaints } from './taint-writer.ts';
+import { healthTaints } from './taints.ts';
 
 type ClusterObject = KubeFedCluster & KubeObject;
 type SecretObject = ClusterSecret & KubeObject;
@@ -61,7 +63,8 @@ export interface ClusterHealthControllerOptions {
  * The KubeFedCluster health controller (KubeFed pkg/controller/kubefedcluster/controller.go,
  * (*ClusterController).updateClusterStatus): every period it probes each member's /healthz in parallel, each
  * bounded by the timeout, so one dead member never delays the others; applies the thresholds; and writes
- * Ready/Offline/ConfigMalformed, the version, and zones/region from nodes.
+ * Ready/Offline/ConfigMalformed, the version, and zones/region from nodes; then, as Karmada's cluster
+ * controller does, taints a cluster that is not ready NoSchedule (docs/cluster-taints.md).
  */
 export class ClusterHealthController implements Runnable {
   readonly name = 'kubefedcluster';
@@ -176,6 +179,14 @@ export class ClusterHealthController implements Runnable {
       attempts: 1,
     });
     if (written.kind === 'failed') throw written.error;
+    if (written.kind === 'gone') return;
+    // Karmada's taintClusterByCondition, after the status as there: NoSchedule while not ready, written only
+    // when the taints change. A conflict re-reads, so a user's taint written meanwhile is kept.
+    await updateClusterTaints(
+      this.#opts.hostClient,
+      written.kind === 'written' ? written.object : cluster,
+      (fresh) => healthTaints(fresh.spec.taints, conditions, now),
+    );
   }
 
   async #probe(cluster: ClusterObject): Promise<{

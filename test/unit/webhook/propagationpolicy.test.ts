@@ -29,6 +29,11 @@ const pp = (spec: JsonObject, metadata: JsonObject = {}): JsonObject => ({
   spec,
 });
 const deployments = [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'nginx' }];
+/** What helper.AddTolerations gives a policy that tolerates neither taint. */
+const DEFAULT_TOLERATIONS = [
+  { key: 'cluster.karmada.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
+  { key: 'cluster.karmada.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
+];
 const PP_CTX = { cluster: false, namespace: 'apps' };
 const CPP_CTX = { cluster: true, namespace: '' };
 
@@ -89,6 +94,7 @@ describe('PropagationPolicy defaulting (Karmada MutatingAdmission)', () => {
           { spreadByLabel: 'zone-group', minGroups: 3 },
         ],
         replicaScheduling: { replicaSchedulingType: 'Divided', replicaDivisionPreference: 'Weighted' },
+        clusterTolerations: DEFAULT_TOLERATIONS,
       },
       failover: {
         application: {
@@ -107,6 +113,8 @@ describe('PropagationPolicy defaulting (Karmada MutatingAdmission)', () => {
       placement: {
         spreadConstraints: [{ spreadByField: 'region', minGroups: 2 }],
         replicaScheduling: { replicaSchedulingType: 'Duplicated' },
+        // Tolerates both default taints already: nothing is added.
+        clusterTolerations: [{ operator: 'Exists', effect: 'NoExecute' }],
       },
       failover: { application: { decisionConditions: {}, purgeMode: 'Directly' } },
       propagateDeps: true,
@@ -115,6 +123,32 @@ describe('PropagationPolicy defaulting (Karmada MutatingAdmission)', () => {
     const aggregated = { replicaSchedulingType: 'Divided', replicaDivisionPreference: 'Aggregated' };
     assert.deepEqual(defaultPropagationSpec({ placement: { replicaScheduling: aggregated } }).placement, {
       replicaScheduling: aggregated,
+      clusterTolerations: DEFAULT_TOLERATIONS,
+    });
+  });
+
+  test('default tolerations (helper.AddTolerations): only the taints the policy does not tolerate yet', () => {
+    const mine = {
+      key: 'cluster.karmada.io/not-ready',
+      operator: 'Exists',
+      effect: 'NoExecute',
+      tolerationSeconds: 60,
+    };
+    assert.deepEqual(defaultPropagationSpec({ placement: { clusterTolerations: [mine] } }).placement, {
+      clusterTolerations: [mine, DEFAULT_TOLERATIONS[1]],
+    });
+    // A NoSchedule toleration does not tolerate the NoExecute taints; one without an effect tolerates both.
+    const noSchedule = { key: 'cluster.karmada.io/unreachable', operator: 'Exists', effect: 'NoSchedule' };
+    assert.deepEqual(defaultPropagationSpec({ placement: { clusterTolerations: [noSchedule] } }).placement, {
+      clusterTolerations: [noSchedule, ...DEFAULT_TOLERATIONS],
+    });
+    const anyEffect = { key: 'cluster.karmada.io/unreachable', operator: 'Exists' };
+    assert.deepEqual(defaultPropagationSpec({ placement: { clusterTolerations: [anyEffect] } }).placement, {
+      clusterTolerations: [anyEffect, DEFAULT_TOLERATIONS[0]],
+    });
+    // Not a list of tolerations: left for validation to report.
+    assert.deepEqual(defaultPropagationSpec({ placement: { clusterTolerations: 'x' } }).placement, {
+      clusterTolerations: 'x',
     });
   });
 
@@ -126,15 +160,16 @@ describe('PropagationPolicy defaulting (Karmada MutatingAdmission)', () => {
         finalizers: ['example.com/keep', PP_FINALIZER],
       },
     );
-    assert.deepEqual(
-      propagationPolicyPatch(obj, {
-        cluster: false,
-        operation: 'CREATE',
-        namespace: 'apps',
-        newId: () => ID,
-      }),
-      [{ op: 'add', path: '/metadata/labels/propagationpolicy.karmada.io~1permanent-id', value: ID }],
-    );
+    const patch = propagationPolicyPatch(obj, {
+      cluster: false,
+      operation: 'CREATE',
+      namespace: 'apps',
+      newId: () => ID,
+    });
+    assert.equal(patch[0]?.path, '/spec');
+    assert.deepEqual(patch.slice(1), [
+      { op: 'add', path: '/metadata/labels/propagationpolicy.karmada.io~1permanent-id', value: ID },
+    ]);
     const other = pp(
       { resourceSelectors: [{ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'apps' }] },
       { labels: {}, finalizers: ['example.com/keep'] },
@@ -155,7 +190,10 @@ describe('PropagationPolicy defaulting (Karmada MutatingAdmission)', () => {
       labels: { [CPP_PERMANENT_ID_LABEL]: ID },
       finalizers: [CPP_FINALIZER],
     });
-    assert.deepEqual(stored['spec'], { resourceSelectors: deployments });
+    assert.deepEqual(stored['spec'], {
+      resourceSelectors: deployments,
+      placement: { clusterTolerations: DEFAULT_TOLERATIONS },
+    });
   });
 
   test('UPDATE: defaults only, no id or finalizer; an unchanged spec is not touched', () => {
@@ -177,6 +215,7 @@ describe('PropagationPolicy defaulting (Karmada MutatingAdmission)', () => {
               { apiVersion: 'apps/v1', kind: 'Deployment', name: 'nginx', namespace: 'apps' },
               { apiVersion: 'v1', kind: 'Secret', namespace: 'apps' },
             ],
+            placement: { clusterTolerations: DEFAULT_TOLERATIONS },
           },
         },
       ],
