@@ -1,4 +1,4 @@
-// Failover for native resources: cluster failover by NoExecute taints with graceful eviction (the old copy
+// Failover for native resources: cluster failover by NoExecute taints (a ClusterTaintPolicy's) with graceful eviction (the old copy
 // stays until its replacement is available, and stays for good while nothing can take its replicas), the
 // eviction tasks cleared when the cluster recovers, a WorkloadRebalancer re-dividing afterwards, and
 // application failover for a Deployment that never becomes ready in one member. One federation for the file:
@@ -6,8 +6,8 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { KubeFedClusterType } from '../../src/api/core/v1beta1/resource-types.ts';
 import type { GracefulEvictionTask } from '../../src/api/work/v1alpha2/resourcebinding.ts';
+import { ClusterTaintPolicyType } from '../../src/controllers/clustertaintpolicy/controller.ts';
 import type { KubeClient, KubeObject, ResourceType } from '../../src/kube/client/index.ts';
 import { CoreTypes } from '../../src/kube/client/index.ts';
 import { BindingTypes } from '../../src/sources/policy/bindings.ts';
@@ -16,7 +16,7 @@ import { WorkloadRebalancerType } from '../../src/sources/policy/rebalancer.ts';
 import type { ControllerManagerProcess } from '../../src/testing/controller-manager-process.ts';
 import { type Federation, startFederation } from '../../src/testing/federation.ts';
 import { eventually, getOrUndefined, startPropagation } from './federation-helpers.ts';
-import { NS, waitForCluster } from './helpers.ts';
+import { waitForCluster } from './helpers.ts';
 
 const NSA = 'apps';
 const DEPLOY: ResourceType = {
@@ -148,22 +148,24 @@ describe('failover of native resources', () => {
       );
     }
 
-    // cluster3 goes down and gets the not-ready NoExecute taint; both policies tolerate it for 3 s.
+    // A ClusterTaintPolicy puts the not-ready NoExecute taint on a cluster that is not Ready, and takes it
+    // off when it is Ready again. cluster3 goes down; both policies tolerate the taint for 3 s.
+    await host.create(ClusterTaintPolicyType, {
+      apiVersion: 'policy.karmada.io/v1alpha1',
+      kind: 'ClusterTaintPolicy',
+      metadata: { name: 'not-ready' },
+      spec: {
+        addOnConditions: [{ conditionType: 'Ready', operator: 'NotIn', statusValues: ['True'] }],
+        removeOnConditions: [{ conditionType: 'Ready', operator: 'In', statusValues: ['True'] }],
+        taints: [{ key: NOT_READY, effect: 'NoExecute' }],
+      },
+    });
     await fed.cluster('cluster3').stopApiServer();
     let restarted = false;
     try {
-      await waitForCluster(
-        host,
-        'cluster3',
-        'not Ready',
-        (c) => !c.status?.conditions?.some((x) => x.type === 'Ready' && x.status === 'True'),
+      await waitForCluster(host, 'cluster3', 'tainted NoExecute', (c) =>
+        Boolean(c.spec.taints?.some((t) => t.key === NOT_READY && t.effect === 'NoExecute')),
       );
-      const taint = {
-        key: NOT_READY,
-        effect: 'NoExecute',
-        timeAdded: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
-      };
-      await host.patch(KubeFedClusterType, 'cluster3', { spec: { taints: [taint] } }, { namespace: NS });
 
       // web: its two replicas move to cluster1 and cluster2; the task ends once they are available there.
       const evicted = await eventually(
@@ -216,9 +218,11 @@ describe('failover of native resources', () => {
       // web stays where it moved, and its old copy in cluster3 is removed.
       await fed.cluster('cluster3').startApiServer();
       restarted = true;
-      await host.patch(KubeFedClusterType, 'cluster3', { spec: { taints: null } }, { namespace: NS });
-      await waitForCluster(host, 'cluster3', 'Ready', (c) =>
-        Boolean(c.status?.conditions?.some((x) => x.type === 'Ready' && x.status === 'True')),
+      await waitForCluster(host, 'cluster3', 'Ready and untainted', (c) =>
+        Boolean(
+          c.status?.conditions?.some((x) => x.type === 'Ready' && x.status === 'True') &&
+            !c.spec.taints?.some((t) => t.effect === 'NoExecute'),
+        ),
       );
       const restored = await eventually(
         'big: task cleared, cluster3 back',
