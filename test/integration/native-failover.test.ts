@@ -148,6 +148,8 @@ describe('failover of native resources', () => {
       );
     }
 
+    const bigInCluster3 = (await copy('cluster3', 'big'))?.metadata.uid;
+    assert.ok(bigInCluster3);
     // A ClusterTaintPolicy puts the not-ready NoExecute taint on a cluster that is not Ready, and takes it
     // off when it is Ready again. cluster3 goes down; both policies tolerate the taint for 3 s.
     await host.create(ClusterTaintPolicyType, {
@@ -231,6 +233,11 @@ describe('failover of native resources', () => {
         60_000,
       );
       assert.deepEqual(clustersOf(restored), { cluster1: 1, cluster2: 1, cluster3: 1 });
+      assert.equal(
+        (await copy('cluster3', 'big'))?.metadata.uid,
+        bigInCluster3,
+        'the kept copy was never deleted',
+      );
       await eventually(
         'web: the old copy in cluster3 is removed',
         () => copy('cluster3', 'web'),
