@@ -420,13 +420,7 @@ export class BindingController {
         const conditions = [...(old.conditions ?? [])];
         if (items) {
           status.aggregatedStatus = items;
-          // The copies of clusters being evicted are reported but are not scheduled ones.
-          const scheduled = new Set((current.spec.clusters ?? []).map((c) => c.name));
-          const scheduledItems = items.filter((i) => scheduled.has(i.clusterName));
-          const full =
-            scheduled.size > 0 &&
-            scheduledItems.length === scheduled.size &&
-            scheduledItems.every((i) => i.applied);
+          const full = fullyApplied(current.spec.clusters ?? [], items);
           // The generation it was computed for: a graceful eviction ends on health read for the current spec.
           setCondition(conditions, now, {
             type: BindingCondition.FullyApplied,
@@ -720,10 +714,23 @@ function statusItems(
 }
 
 /**
+ * Every scheduled cluster's copy is applied. The copies of clusters being evicted are reported in
+ * aggregatedStatus but are not scheduled ones.
+ */
+export function fullyApplied(
+  scheduled: ReadonlyArray<{ name: string }>,
+  items: readonly AggregatedStatusItem[],
+): boolean {
+  const names = new Set(scheduled.map((c) => c.name));
+  const mine = items.filter((i) => names.has(i.clusterName));
+  return names.size > 0 && mine.length === names.size && mine.every((i) => i.applied);
+}
+
+/**
  * The clusters that hold copies: the scheduled ones, then those of graceful eviction tasks, whose copies
  * stay until their task ends.
  */
-function placedClusters(b: BindingObject): Array<{ name: string; replicas?: number }> {
+export function placedClusters(b: Pick<BindingObject, 'spec'>): Array<{ name: string; replicas?: number }> {
   const scheduled = b.spec.clusters ?? [];
   const names = new Set(scheduled.map((c) => c.name));
   const out: Array<{ name: string; replicas?: number }> = [...scheduled];
