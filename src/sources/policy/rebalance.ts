@@ -10,6 +10,7 @@ import {
   type WorkloadRebalancer,
   type WorkloadReference,
 } from '../../api/apps/v1alpha1/workloadrebalancer.ts';
+import { conditionTimestamp } from '../../util/conditions.ts';
 import { bindingName } from './binding-name.ts';
 
 /** The binding key (`ns/name` or `name`) a workload's template has. */
@@ -36,7 +37,7 @@ export function planRebalance(
   binding: (key: string) => { rescheduleTriggeredAt?: string } | undefined,
   now: Date,
 ): RebalancePlan {
-  const triggeredAt = wr.metadata?.creationTimestamp ?? isoSeconds(now);
+  const triggeredAt = wr.metadata?.creationTimestamp ?? conditionTimestamp(now);
   const trigger: string[] = [];
   const observedWorkloads: ObservedWorkload[] = [];
   const seen = new Set<string>();
@@ -63,7 +64,7 @@ export function planRebalance(
   const old = wr.status;
   const sameGeneration =
     old?.observedGeneration !== undefined && Number(old.observedGeneration) === Number(generation);
-  const finishTime = sameGeneration && old?.finishTime ? old.finishTime : isoSeconds(now);
+  const finishTime = sameGeneration && old?.finishTime ? old.finishTime : conditionTimestamp(now);
   const status: RebalancePlan['status'] = { observedWorkloads, finishTime };
   if (generation !== undefined) status.observedGeneration = generation;
   const plan: RebalancePlan = { trigger, triggeredAt, status };
@@ -76,8 +77,4 @@ export function planRebalance(
 
 function refOrder(w: WorkloadReference): string {
   return `${w.apiVersion}/${w.kind}/${w.namespace ?? ''}/${w.name}`;
-}
-
-function isoSeconds(d: Date): string {
-  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }

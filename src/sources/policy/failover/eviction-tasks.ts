@@ -10,6 +10,7 @@ import {
   type ResourceBinding,
   type TargetCluster,
 } from '../../../api/work/v1alpha2/resourcebinding.ts';
+import { conditionTimestamp } from '../../../util/conditions.ts';
 import type { PolicyCluster } from '../cluster-affinity.ts';
 import { clusterRecovered } from './cluster-evictions.ts';
 import { normalizedPurgeMode, PurgeMode, restoredTarget } from './evict.ts';
@@ -95,7 +96,7 @@ function blockedMessage(b: ResourceBinding, task: GracefulEvictionTask): string 
 export function assessEvictionTasks(b: ResourceBinding, now: Date, opts: AssessOptions): Assessment {
   const byName = new Map(opts.clusters.map((c) => [c.name, c]));
   const replaced = replacementScheduled(b);
-  const nowIso = now.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const nowIso = conditionTimestamp(now);
   const out: Assessment = { tasks: [], clusters: [...(b.spec.clusters ?? [])], ended: [], blocked: [] };
   let recheck = Number.POSITIVE_INFINITY;
   for (const task of b.spec.gracefulEvictionTasks ?? []) {
