@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Placement } from '../../../../src/api/policy/v1alpha1/index.ts';
+import type { BindingObject } from '../../../../src/sources/policy/binding-spec.ts';
 import type { PolicyCluster } from '../../../../src/sources/policy/cluster-affinity.ts';
+import { rescheduleRequested } from '../../../../src/sources/policy/scheduler.ts';
 import {
   explainSchedule,
   needsAvailableReplicas,
@@ -296,5 +298,24 @@ describe('capacity-based division through scheduleBinding', () => {
       ok: true,
       clusters: [{ name: 'c18', replicas: 12 }],
     });
+  });
+});
+
+describe('scheduler shell helpers', () => {
+  const binding = (trigger?: string, last?: string) =>
+    ({
+      apiVersion: 'work.karmada.io/v1alpha2',
+      kind: 'ResourceBinding',
+      metadata: { name: 'b', namespace: 'ns' },
+      spec: { ...(trigger ? { rescheduleTriggeredAt: trigger } : {}) },
+      status: { ...(last ? { lastScheduledTime: last } : {}) },
+    }) as BindingObject;
+
+  test('rescheduleRequested: a trigger later than the last schedule means Fresh', () => {
+    assert.equal(rescheduleRequested(binding()), false);
+    assert.equal(rescheduleRequested(binding('2026-01-01T00:00:01Z')), true);
+    assert.equal(rescheduleRequested(binding('2026-01-01T00:00:01Z', '2026-01-01T00:00:00Z')), true);
+    assert.equal(rescheduleRequested(binding('2026-01-01T00:00:01Z', '2026-01-01T00:00:01Z')), false);
+    assert.equal(rescheduleRequested(binding('2026-01-01T00:00:00Z', '2026-01-01T00:00:05Z')), false);
   });
 });
