@@ -264,6 +264,20 @@ function assignReplicas(
       return { name: c.name, room, previous: previous.get(c.name) ?? 0 };
     });
     const opts = { fresh: input.fresh === true, key: input.bindingUid };
+    // Steady mode with the replicas unchanged and every cluster holding some still a candidate: the
+    // previous result stands (Karmada's steady division returns it as is). Rooms count on the binding's
+    // pods having taken their place, which lags behind a schedule; re-dividing then would move replicas.
+    const held = (input.previous ?? []).filter((t) => (t.replicas ?? 0) > 0);
+    if (
+      !opts.fresh &&
+      held.length > 0 &&
+      held.every((t) => candidates.some((c) => c.name === t.name)) &&
+      held.reduce((sum, t) => sum + (t.replicas ?? 0), 0) === input.replicas
+    )
+      return {
+        ok: true,
+        clusters: held.map((t) => ({ name: t.name, replicas: t.replicas ?? 0 })).sort(byName),
+      };
     // With spread constraints the selection already decided the clusters; Aggregated packs otherwise.
     const aggregated =
       (strategy.replicaDivisionPreference ?? 'Weighted') === 'Aggregated' &&

@@ -275,6 +275,28 @@ describe('capacity-based division through scheduleBinding', () => {
     );
   });
 
+  test('steady with unchanged replicas: the previous result stands, even if the rooms lag behind it', () => {
+    const aggregated: Placement = {
+      replicaScheduling: { replicaSchedulingType: 'Divided', replicaDivisionPreference: 'Aggregated' },
+    };
+    // The 15 pods for c18 are not there yet: its room looks like 33, enough for all 24 alone.
+    const previous = [
+      { name: 'c12', replicas: 9 },
+      { name: 'c18', replicas: 15 },
+    ];
+    const r = scheduleBinding(input(aggregated, clusters, { replicas: 24, available, previous }));
+    assert.deepEqual(r, { ok: true, clusters: previous });
+    // Fresh divides again (by the rooms as they are); so does a binding that lost a cluster holding some.
+    assert.deepEqual(
+      scheduleBinding(input(aggregated, clusters, { replicas: 24, available, previous, fresh: true })),
+      { ok: true, clusters: [{ name: 'c18', replicas: 24 }] },
+    );
+    assert.deepEqual(
+      scheduleBinding(input(aggregated, clusters, { replicas: 24, available, previous, evicting: ['c12'] })),
+      { ok: true, clusters: [{ name: 'c18', replicas: 24 }] },
+    );
+  });
+
   test('too little room: Unschedulable with Karmada wording', () => {
     assert.deepEqual(scheduleBinding(input(dynamic, clusters, { replicas: 40, available })), {
       ok: false,
