@@ -156,10 +156,15 @@ function scheduleWith(input: ScheduleInput, affinity: ClusterAffinity | undefine
     if (previous.has(cluster.name)) verdict.previous = previous.get(cluster.name) ?? 0;
     verdicts.set(cluster.name, verdict);
     const scheduled = previous.has(cluster.name);
-    // TaintToleration: an already scheduled cluster leaves only for NoExecute (its taint manager's job).
-    const taint = findUntoleratedTaint(effectiveTaints(cluster), tolerations, (t) =>
-      scheduled ? t.effect === 'NoExecute' : t.effect === 'NoSchedule' || t.effect === 'NoExecute',
-    );
+    // TaintToleration skips clusters already scheduled: evicting them for an untolerated NoExecute taint
+    // is the taint manager's job (a graceful eviction task, then ClusterEviction below).
+    const taint = scheduled
+      ? undefined
+      : findUntoleratedTaint(
+          effectiveTaints(cluster),
+          tolerations,
+          (t) => t.effect === 'NoSchedule' || t.effect === 'NoExecute',
+        );
     const reason = !matches(affinity, cluster)
       ? AFFINITY_MISMATCH
       : taint

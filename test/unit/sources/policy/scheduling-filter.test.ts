@@ -54,7 +54,7 @@ describe('scheduling filters: taints and eviction', () => {
     });
   });
 
-  test('a cluster already scheduled keeps its copy under NoSchedule, and leaves under an untolerated NoExecute', () => {
+  test('a cluster already scheduled keeps its copy under any taint (TaintToleration skips it; eviction is the taint manager job)', () => {
     const previous = [{ name: 'b' }];
     assert.deepEqual(scheduleBinding(input(undefined, [cluster('a'), cordoned], { previous })), {
       ok: true,
@@ -62,6 +62,10 @@ describe('scheduling filters: taints and eviction', () => {
     });
     const noExecute = cluster('b', { taints: [{ key: 'maintenance', effect: 'NoExecute' }] });
     assert.deepEqual(scheduleBinding(input(undefined, [cluster('a'), noExecute], { previous })), {
+      ok: true,
+      clusters: [{ name: 'a' }, { name: 'b' }],
+    });
+    assert.deepEqual(scheduleBinding(input(undefined, [cluster('a'), noExecute])), {
       ok: true,
       clusters: [{ name: 'a' }],
     });
