@@ -185,6 +185,14 @@ describe('native scheduling: capacity, spread and taints', () => {
       () => memberReplicas('agg'),
       (r) => r.cluster2 === 9 && r.cluster3 === 15 && r.cluster1 === undefined,
     );
+    // Once the pods take their room the estimate changes; the steady placement does not.
+    await eventually(
+      'the 24 pods run',
+      () => host.get<Obj>(DEPLOY, 'agg', NSA),
+      (o) => o.status?.readyReplicas === 24,
+      120_000,
+    );
+    assert.deepEqual(placed(await binding('agg-deployment')), { cluster2: 9, cluster3: 15 });
   });
 
   test('more replicas than room: Unschedulable, and nothing placed', async () => {
