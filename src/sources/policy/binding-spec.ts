@@ -23,6 +23,7 @@ import { isPlainObject, jsonEqual } from '../../propagation/json.ts';
 import { bindingName } from './binding-name.ts';
 import type { Claim } from './claim.ts';
 import type { CandidatePolicy, PolicyKind } from './matching.ts';
+import { replicaRequirementsOf } from './replica-requirements.ts';
 
 export type BindingObject = ResourceBinding & KubeObject;
 
@@ -78,6 +79,7 @@ export function desiredBinding(template: KubeObject, policy: CandidatePolicy): B
   });
   const spec = policy.spec;
   const replicas = templateReplicas(template);
+  const requirements = replicas > 0 ? replicaRequirementsOf(template) : undefined;
   const bindingSpec: ResourceBindingSpec = {
     resource: {
       apiVersion: template.apiVersion ?? '',
@@ -88,6 +90,7 @@ export function desiredBinding(template: KubeObject, policy: CandidatePolicy): B
     },
     ...(spec.propagateDeps || spec.association ? { propagateDeps: true } : {}),
     ...(replicas > 0 ? { replicas } : {}),
+    ...(requirements ? { replicaRequirements: requirements } : {}),
     ...(spec.placement ? { placement: spec.placement } : {}),
     ...(spec.failover ? { failover: spec.failover } : {}),
     conflictResolution: spec.conflictResolution ?? 'Abort',
@@ -126,6 +129,7 @@ const DETECTOR_FIELDS = [
   'resource',
   'propagateDeps',
   'replicas',
+  'replicaRequirements',
   'placement',
   'failover',
   'conflictResolution',

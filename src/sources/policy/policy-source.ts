@@ -13,6 +13,7 @@ import { type Logger, silentLogger } from '../../runtime/logger.ts';
 import type { Runnable } from '../../runtime/manager.ts';
 import { BindingController } from './binding-controller.ts';
 import { Bindings } from './bindings.ts';
+import { CapacityEstimator } from './capacity-estimator.ts';
 import { Detector } from './detector.ts';
 import { NamespaceController } from './namespace-controller.ts';
 import { DEPENDENCY_KINDS, Policies } from './policies.ts';
@@ -88,7 +89,8 @@ export class PolicySource implements Runnable {
       members,
       logger: this.#log,
     });
-    const scheduler = new Scheduler({ host, bindings, members, events, logger: this.#log });
+    const capacity = new CapacityEstimator({ caches: members.caches });
+    const scheduler = new Scheduler({ host, bindings, members, events, capacity, logger: this.#log });
     const binder = new BindingController({
       host,
       members,
@@ -131,7 +133,7 @@ export class PolicySource implements Runnable {
       unsubscribeBindings();
       unsubscribeClusters();
       await templates.stop();
-      await Promise.all([policies.close(), bindings.close()]);
+      await Promise.all([policies.close(), bindings.close(), capacity.close()]);
       await Promise.all([host.close(), eventClient.close()]);
     }
   }

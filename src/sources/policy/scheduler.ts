@@ -19,8 +19,9 @@ import { typeMetaOf } from '../../runtime/type-meta.ts';
 import { conditionTimestamp, stampCondition } from '../../util/conditions.ts';
 import type { BindingObject } from './binding-spec.ts';
 import { type Bindings, bindingTypeOf } from './bindings.ts';
+import type { CapacityEstimator } from './capacity-estimator.ts';
 import { policyClusterOf } from './clusters.ts';
-import { scheduleBinding } from './scheduling.ts';
+import { needsAvailableReplicas, scheduleBinding } from './scheduling.ts';
 
 export const SCHEDULED_MESSAGE = 'Binding has been scheduled successfully.';
 
@@ -30,7 +31,26 @@ export interface SchedulerOptions {
   /** The member clusters; scheduling waits for them to load (an empty list would unschedule everything). */
   members: Members;
   events: EventRecorder;
+  /** Member capacity for bindings divided by available replicas (dynamicWeight, Aggregated). */
+  capacity?: CapacityEstimator;
   logger?: Logger;
+}
+
+/** A binding divided by the members' room: scheduled again whenever their nodes or pods change. */
+function needsCapacity(b: BindingObject): boolean {
+  return needsAvailableReplicas(b.spec.placement, b.spec.replicas ?? 0);
+}
+
+function notBefore(now: string, trigger: string | undefined): string {
+  return trigger && Date.parse(trigger) > Date.parse(now) ? trigger : now;
+}
+
+/** spec.rescheduleTriggeredAt later than status.lastScheduledTime: Karmada's Fresh mode. */
+export function rescheduleRequested(b: BindingObject): boolean {
+  const trigger = b.spec.rescheduleTriggeredAt;
+  if (!trigger) return false;
+  const last = b.status?.lastScheduledTime;
+  return !last || Date.parse(trigger) > Date.parse(last);
 }
 
 export class Scheduler {
@@ -57,6 +77,16 @@ export class Scheduler {
           },
         }),
       );
+    const capacity = opts.capacity;
+    if (capacity)
+      this.controller.source((enqueue) =>
+        capacity.onChange(() => {
+          for (const key of opts.bindings.keys()) {
+            const b = opts.bindings.get(key);
+            if (b && needsCapacity(b)) enqueue(key);
+          }
+        }),
+      );
   }
 
   async reconcile(key: string): Promise<ReconcileResult> {
@@ -64,6 +94,20 @@ export class Scheduler {
     if (!b || b.metadata.deletionTimestamp) return ok();
     if (b.spec.suspension?.scheduling) return ok();
     const clusters = this.#opts.members.registry.list().map(policyClusterOf);
+    let available: Map<string, number> | undefined;
+    const capacity = this.#opts.capacity;
+    if (capacity && needsCapacity(b)) {
+      // Dividing while some members' nodes and pods are still loading would pack everything onto the
+      // first ones loaded; wait for them (their loading is announced through onChange too).
+      if (clusters.some((c) => c.ready && capacity.loading(c.name))) return requeueAfter(1_000);
+      const request = b.spec.replicaRequirements?.resourceRequest ?? {};
+      available = new Map();
+      for (const c of clusters) {
+        const n = capacity.available(c.name, request);
+        if (n !== undefined) available.set(c.name, n);
+      }
+    }
+    const fresh = rescheduleRequested(b);
     const result = scheduleBinding({
       placement: b.spec.placement,
       clusters,
@@ -71,6 +115,9 @@ export class Scheduler {
       bindingUid: b.metadata.uid ?? '',
       previous: b.spec.clusters,
       previousAffinityName: b.status?.schedulerObservingAffinityName,
+      ...(available ? { available } : {}),
+      evicting: (b.spec.gracefulEvictionTasks ?? []).map((t) => t.fromCluster),
+      fresh,
     });
     try {
       let binding: BindingObject = b;
@@ -119,7 +166,11 @@ export class Scheduler {
             ...old,
             schedulerObservedGeneration: current.metadata.generation,
             conditions,
-            ...(scheduledNow || (!old.lastScheduledTime && result.ok) ? { lastScheduledTime: now } : {}),
+            // A fresh schedule consumes its trigger even when the clusters stay the same; never stamped
+            // before the trigger (timestamps are whole seconds), or the next schedule would be fresh again.
+            ...(scheduledNow || (result.ok && (!old.lastScheduledTime || fresh))
+              ? { lastScheduledTime: fresh ? notBefore(now, b.spec.rescheduleTriggeredAt) : now }
+              : {}),
           };
           if (result.ok && result.affinityName) status.schedulerObservingAffinityName = result.affinityName;
           return { status, changed: !jsonEqual(status, old) };

@@ -2,17 +2,21 @@
 // (karmada pkg/scheduler/scheduler.go scheduleResourceBindingWithClusterAffinities, core/generic_scheduler.go
 // findClustersThatFit, core/common.go AssignReplicas, core/assignment.go, division_algorithm.go). Pure:
 // the caller turns KubeFedClusters into PolicyClusters and writes the result to spec.clusters.
-// Spread constraints (issue 15), dynamic weights and capacity estimation are not modelled yet.
+// A pipeline: filter (affinity, taints, eviction, spread properties) → spread selection (spread.ts) →
+// replica assignment (static weights by Webster, room-based division by KubeFed's planner: division.ts).
 
+import type { Taint } from '../../api/core/v1beta1/kubefedcluster.ts';
 import type {
   ClusterAffinity,
   Placement,
   ReplicaSchedulingStrategy,
-  Toleration,
 } from '../../api/policy/v1alpha1/index.ts';
 import type { TargetCluster } from '../../api/work/v1alpha2/resourcebinding.ts';
 import { LabelSelectorError } from '../../propagation/label-selector.ts';
 import { affinityMatches, type PolicyCluster } from './cluster-affinity.ts';
+import { aggregateByRoom, type Division, divideByRoom, type RoomCandidate } from './division.ts';
+import { defaultSpreadConstraints, missingSpreadProperty, selectBySpread, spreadIgnored } from './spread.ts';
+import { findUntoleratedTaint, taintString, withDefaultTolerations } from './taints.ts';
 import { websterSeats } from './webster.ts';
 
 export interface ScheduleInput {
@@ -42,68 +46,188 @@ export type ScheduleResult =
   | { ok: true; clusters: TargetCluster[]; affinityName?: string }
   | { ok: false; reason: 'NoClusterFit' | 'SchedulerError' | 'Unschedulable'; message: string };
 
+/** What the scheduler made of one cluster, for `kubefedctl plan` and tests. */
+export interface ClusterVerdict {
+  cluster: string;
+  /** Passed the filters and the spread selection. */
+  candidate: boolean;
+  /** Why it is no candidate, or why it got what it got. */
+  reason?: string;
+  /** Its static weight, or its room (available + previous) when divided by available replicas. */
+  weight?: number;
+  /** input.available for it. */
+  available?: number;
+  /** Replicas it has in the current spec.clusters. */
+  previous?: number;
+  /** Replicas it gets (0 when it gets none, or for a non-workload). */
+  replicas: number;
+}
+
 type Failure = Extract<ScheduleResult, { ok: false }>;
+type Explained = { result: ScheduleResult; clusters: ClusterVerdict[] };
 
 /** The taint Karmada's cluster controller puts on a cluster whose Ready condition is not True. */
-const NOT_READY_TAINT = { key: 'cluster.karmada.io/not-ready', value: '', effect: 'NoSchedule' } as const;
+const NOT_READY_TAINT: Taint = { key: 'cluster.karmada.io/not-ready', effect: 'NoSchedule' };
+const HEALTH_TAINT_KEYS = ['cluster.karmada.io/not-ready', 'cluster.karmada.io/unreachable'];
 
-// Filter plugin reasons, worded like Karmada's (clusteraffinity, tainttoleration with corev1 Taint.ToString()).
+// Filter plugin reasons, worded like Karmada's (clusteraffinity, tainttoleration, clustereviction).
 const AFFINITY_MISMATCH = 'cluster(s) did not match the placement cluster affinity constraint';
-const NOT_READY = `cluster(s) had untolerated taint {${NOT_READY_TAINT.key}:${NOT_READY_TAINT.effect}}`;
+const EVICTING = 'cluster(s) is in the process of eviction';
+const CAPACITY_UNKNOWN = 'capacity for the workload is not known yet';
 
 /**
- * Schedules one binding. Candidates are the clusters the cluster affinity selects; with clusterAffinities
- * the terms are tried in order, starting at the previously observed one (Karmada keeps a binding on its
- * term and falls over to the next only when that one fails), and the first term that schedules wins; if
- * none does, the first failure is reported. A cluster that is not ready is no candidate for new
- * placement unless the placement tolerates Karmada's not-ready NoSchedule taint, but stays when it is
- * already scheduled (TaintToleration skips clusters in spec.clusters). Results are sorted by name.
+ * Schedules one binding. Candidates are the clusters the filters keep; with clusterAffinities the terms
+ * are tried in order, starting at the previously observed one (Karmada keeps a binding on its term and
+ * falls over to the next only when that one fails), and the first term that schedules wins; if none
+ * does, the first failure is reported. Results are sorted by name.
  */
 export function scheduleBinding(input: ScheduleInput): ScheduleResult {
-  if (input.clusters.length === 0) return failure('SchedulerError', 'no clusters available to schedule');
+  return explainSchedule(input).result;
+}
+
+/** scheduleBinding with what it made of every cluster (of the winning term, else the first failing one). */
+export function explainSchedule(input: ScheduleInput): {
+  result: ScheduleResult;
+  clusters: ClusterVerdict[];
+} {
+  if (input.clusters.length === 0)
+    return { result: failure('SchedulerError', 'no clusters available to schedule'), clusters: [] };
   const terms = input.placement?.clusterAffinities;
   if (!terms || terms.length === 0) return scheduleWith(input, input.placement?.clusterAffinity);
   const start = Math.max(
     0,
     terms.findIndex((t) => t.affinityName === input.previousAffinityName),
   );
-  let first: Failure | undefined;
+  let first: Explained | undefined;
   for (const term of terms.slice(start)) {
-    const result = scheduleWith(input, term);
-    if (result.ok) return { ...result, affinityName: term.affinityName };
-    first ??= result;
+    const explained = scheduleWith(input, term);
+    if (explained.result.ok)
+      return { ...explained, result: { ...explained.result, affinityName: term.affinityName } };
+    first ??= explained;
   }
-  return first ?? failure('SchedulerError', 'no cluster affinity term to schedule with');
+  return (
+    first ?? { result: failure('SchedulerError', 'no cluster affinity term to schedule with'), clusters: [] }
+  );
+}
+
+/** Whether the binding is divided by the clusters' room, so that scheduling needs `available`. */
+export function needsAvailableReplicas(placement: Placement | undefined, replicas: number): boolean {
+  const s = placement?.replicaScheduling;
+  if (replicas <= 0 || !s || (s.replicaSchedulingType ?? 'Divided') !== 'Divided') return false;
+  return (
+    (s.replicaDivisionPreference ?? 'Weighted') === 'Aggregated' ||
+    s.weightPreference?.dynamicWeight === 'AvailableReplicas'
+  );
 }
 
 function failure(reason: Failure['reason'], message: string): Failure {
   return { ok: false, reason, message };
 }
 
-function scheduleWith(input: ScheduleInput, affinity: ClusterAffinity | undefined): ScheduleResult {
-  const scheduled = new Set((input.previous ?? []).map((t) => t.name));
-  const tolerated = (input.placement?.clusterTolerations ?? []).some(toleratesNotReady);
+const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+/**
+ * The taints the filter sees: spec.taints, plus not-ready NoSchedule for a cluster that is not ready and
+ * does not carry Karmada's not-ready or unreachable NoSchedule taint (the cluster controller's) yet.
+ */
+function effectiveTaints(cluster: PolicyCluster): readonly Taint[] {
+  const taints = cluster.taints ?? [];
+  if (cluster.ready || taints.some((t) => t.effect === 'NoSchedule' && HEALTH_TAINT_KEYS.includes(t.key)))
+    return taints;
+  return [...taints, NOT_READY_TAINT];
+}
+
+function scheduleWith(input: ScheduleInput, affinity: ClusterAffinity | undefined): Explained {
+  const previous = new Map((input.previous ?? []).map((t) => [t.name, t.replicas ?? 0]));
+  const evicting = new Set(input.evicting ?? []);
+  const tolerations = withDefaultTolerations(input.placement?.clusterTolerations);
+  const capacity = needsAvailableReplicas(input.placement, input.replicas);
+  const spread = spreadIgnored(input.placement)
+    ? []
+    : defaultSpreadConstraints(input.placement?.spreadConstraints);
   const reasons = new Map<string, number>();
+  const verdicts = new Map<string, ClusterVerdict>();
   const candidates: PolicyCluster[] = [];
-  for (const cluster of input.clusters) {
+  const unknown: string[] = [];
+  for (const cluster of [...input.clusters].sort(byName)) {
+    const verdict: ClusterVerdict = { cluster: cluster.name, candidate: false, replicas: 0 };
+    const available = input.available?.get(cluster.name);
+    if (available !== undefined) verdict.available = available;
+    if (previous.has(cluster.name)) verdict.previous = previous.get(cluster.name) ?? 0;
+    verdicts.set(cluster.name, verdict);
+    const scheduled = previous.has(cluster.name);
+    // TaintToleration: an already scheduled cluster leaves only for NoExecute (its taint manager's job).
+    const taint = findUntoleratedTaint(effectiveTaints(cluster), tolerations, (t) =>
+      scheduled ? t.effect === 'NoExecute' : t.effect === 'NoSchedule' || t.effect === 'NoExecute',
+    );
     const reason = !matches(affinity, cluster)
       ? AFFINITY_MISMATCH
-      : !cluster.ready && !tolerated && !scheduled.has(cluster.name)
-        ? NOT_READY
-        : undefined;
-    if (reason === undefined) candidates.push(cluster);
-    else reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
+      : taint
+        ? `cluster(s) had untolerated taint {${taintString(taint)}}`
+        : evicting.has(cluster.name)
+          ? EVICTING
+          : missingSpreadProperty(spread, cluster);
+    if (reason !== undefined) {
+      verdict.reason = reason;
+      reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
+    } else if (capacity && available === undefined && !scheduled) {
+      verdict.reason = CAPACITY_UNKNOWN;
+      unknown.push(cluster.name);
+    } else candidates.push(cluster);
   }
+  const explained = (result: ScheduleResult): Explained => ({ result, clusters: [...verdicts.values()] });
   if (candidates.length === 0) {
+    if (unknown.length > 0)
+      return explained(
+        failure(
+          'Unschedulable',
+          `the capacity of cluster(s) ${unknown.join(', ')} for the workload is not known yet`,
+        ),
+      );
     // framework.FitError: "0/N clusters are available: " and the sorted "<count> <reason>" histogram.
     const histogram = [...reasons].map(([reason, count]) => `${count} ${reason}`).sort();
-    return failure(
-      'NoClusterFit',
-      `0/${input.clusters.length} clusters are available: ${histogram.join(', ')}`,
+    return explained(
+      failure('NoClusterFit', `0/${input.clusters.length} clusters are available: ${histogram.join(', ')}`),
     );
   }
-  candidates.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return assignReplicas(input, candidates);
+
+  // A cluster's room: what it can still take plus what this binding has there (unknown counts as none).
+  const rooms = new Map(
+    candidates.map((c) => [c.name, (input.available?.get(c.name) ?? 0) + (previous.get(c.name) ?? 0)]),
+  );
+  let selected = candidates;
+  if (spread.length > 0) {
+    const selection = selectBySpread(
+      spread,
+      candidates.map((c) => ({
+        cluster: c,
+        scheduled: previous.has(c.name),
+        ...(capacity ? { room: rooms.get(c.name) ?? 0 } : {}),
+      })),
+      capacity ? input.replicas : undefined,
+    );
+    if (!selection.ok)
+      return explained(failure('Unschedulable', `failed to select clusters: ${selection.message}`));
+    const chosen = new Set(selection.clusters);
+    for (const c of candidates)
+      if (!chosen.has(c.name)) {
+        const v = verdicts.get(c.name);
+        if (v) v.reason = 'not selected by the spread constraints';
+      }
+    selected = candidates.filter((c) => chosen.has(c.name));
+  }
+  for (const c of selected) {
+    const v = verdicts.get(c.name);
+    if (v) v.candidate = true;
+  }
+
+  const result = assignReplicas(input, selected, capacity ? rooms : undefined, previous, verdicts);
+  if (result.ok)
+    for (const t of result.clusters) {
+      const v = verdicts.get(t.name);
+      if (v) v.replicas = t.replicas ?? 0;
+    }
+  return explained(result);
 }
 
 /** ClusterMatches treats an invalid label selector as no match. */
@@ -116,40 +240,47 @@ function matches(affinity: ClusterAffinity | undefined, cluster: PolicyCluster):
   }
 }
 
-/** corev1 Toleration.ToleratesTaint against the not-ready taint. */
-function toleratesNotReady(t: Toleration): boolean {
-  if (t.effect && t.effect !== NOT_READY_TAINT.effect) return false;
-  if (t.key && t.key !== NOT_READY_TAINT.key) return false;
-  switch (t.operator ?? '') {
-    case '':
-    case 'Equal':
-      return (t.value ?? '') === NOT_READY_TAINT.value;
-    case 'Exists':
-      return true;
-    default:
-      return false;
-  }
-}
-
 /**
  * AssignReplicas: a non-workload (replicas 0) goes to every candidate without replicas; Duplicated (also
  * when replicaScheduling is unset) gives each candidate all replicas; Divided divides them and drops
  * clusters left with none (removeZeroReplicasCluster).
  */
-function assignReplicas(input: ScheduleInput, candidates: readonly PolicyCluster[]): ScheduleResult {
+function assignReplicas(
+  input: ScheduleInput,
+  candidates: readonly PolicyCluster[],
+  rooms: ReadonlyMap<string, number> | undefined,
+  previous: ReadonlyMap<string, number>,
+  verdicts: ReadonlyMap<string, ClusterVerdict>,
+): ScheduleResult {
   if (input.replicas <= 0) return { ok: true, clusters: candidates.map((c) => ({ name: c.name })) };
   const strategy = input.placement?.replicaScheduling;
   if (!strategy || (strategy.replicaSchedulingType ?? 'Divided') === 'Duplicated')
     return { ok: true, clusters: candidates.map((c) => ({ name: c.name, replicas: input.replicas })) };
-  // The webhook defaults an unset division preference to Weighted.
-  if ((strategy.replicaDivisionPreference ?? 'Weighted') === 'Aggregated')
-    return { ok: true, clusters: aggregated(input, candidates) };
-  if (strategy.weightPreference?.dynamicWeight)
-    return failure(
-      'SchedulerError',
-      `dynamicWeight ${strategy.weightPreference.dynamicWeight} is not supported yet`,
+  if (rooms) {
+    const roomCandidates: RoomCandidate[] = candidates.map((c) => {
+      const room = rooms.get(c.name) ?? 0;
+      const v = verdicts.get(c.name);
+      if (v) v.weight = room;
+      return { name: c.name, room, previous: previous.get(c.name) ?? 0 };
+    });
+    const opts = { fresh: input.fresh === true, key: input.bindingUid };
+    // With spread constraints the selection already decided the clusters; Aggregated packs otherwise.
+    const aggregated =
+      (strategy.replicaDivisionPreference ?? 'Weighted') === 'Aggregated' &&
+      (input.placement?.spreadConstraints ?? []).length === 0;
+    return divisionResult(
+      aggregated
+        ? aggregateByRoom(input.replicas, roomCandidates, opts)
+        : divideByRoom(input.replicas, roomCandidates, opts),
     );
-  return { ok: true, clusters: staticWeighted(input, candidates, strategy) };
+  }
+  return { ok: true, clusters: staticWeighted(input, candidates, strategy, verdicts) };
+}
+
+function divisionResult(division: Division): ScheduleResult {
+  if (!division.ok) return failure('Unschedulable', division.message);
+  const clusters = [...division.replicas].map(([name, replicas]) => ({ name, replicas })).sort(byName);
+  return { ok: true, clusters };
 }
 
 /**
@@ -161,6 +292,7 @@ function staticWeighted(
   input: ScheduleInput,
   candidates: readonly PolicyCluster[],
   strategy: ReplicaSchedulingStrategy,
+  verdicts: ReadonlyMap<string, ClusterVerdict>,
 ): TargetCluster[] {
   const list = strategy.weightPreference?.staticWeightList ?? [];
   let parties = candidates
@@ -173,25 +305,18 @@ function staticWeighted(
     }))
     .filter((p) => p.weight > 0);
   if (parties.length === 0) parties = candidates.map((c) => ({ name: c.name, weight: 1 }));
+  for (const p of parties) {
+    const v = verdicts.get(p.name);
+    if (v) v.weight = p.weight;
+  }
+  for (const c of candidates)
+    if (!parties.some((p) => p.name === c.name)) {
+      const v = verdicts.get(c.name);
+      if (v) v.reason = 'no static weight selects it';
+    }
   const seats = websterSeats(input.replicas, parties, input.bindingUid);
   return parties.flatMap((p) => {
     const replicas = seats.get(p.name) ?? 0;
     return replicas > 0 ? [{ name: p.name, replicas }] : [];
   });
-}
-
-/**
- * Divided/Aggregated without a capacity estimator (kubefed-ts has none yet): every cluster counts as
- * having room, so Karmada's "as few clusters as possible" is one cluster. It stays the cluster already
- * holding the most replicas, else the first candidate by name.
- */
-function aggregated(input: ScheduleInput, candidates: readonly PolicyCluster[]): TargetCluster[] {
-  const names = new Set(candidates.map((c) => c.name));
-  const held = (input.previous ?? [])
-    .filter((t) => names.has(t.name) && (t.replicas ?? 0) > 0)
-    .sort(
-      (a, b) => (b.replicas ?? 0) - (a.replicas ?? 0) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
-    );
-  const target = held[0]?.name ?? candidates[0]?.name;
-  return target === undefined ? [] : [{ name: target, replicas: input.replicas }];
 }

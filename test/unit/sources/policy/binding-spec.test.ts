@@ -76,6 +76,22 @@ describe('desiredBinding', () => {
     assert.equal(b.spec.clusters, undefined, 'the scheduler writes clusters, never the detector');
   });
 
+  test("carries one replica's requests as spec.replicaRequirements (Karmada's GetReplicas), kept up to date", () => {
+    assert.equal(desiredBinding(web, policy).spec.replicaRequirements, undefined);
+    const requesting: KubeObject = {
+      ...web,
+      spec: {
+        replicas: 4,
+        template: { spec: { containers: [{ name: 'a', resources: { requests: { cpu: '200m' } } }] } },
+      },
+    };
+    const b = desiredBinding(requesting, policy);
+    assert.deepEqual(b.spec.replicaRequirements, { resourceRequest: { cpu: '200m' } });
+    const merged = mergeBinding(desiredBinding(web, policy), b);
+    assert.deepEqual(merged?.spec.replicaRequirements, { resourceRequest: { cpu: '200m' } });
+    assert.equal(mergeBinding(b, desiredBinding(web, policy))?.spec.replicaRequirements, undefined);
+  });
+
   test('a cluster-scoped template gets a ClusterResourceBinding', () => {
     const ns: KubeObject = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team', uid: 'u' } };
     const b = desiredBinding(ns, { ...policy, kind: 'ClusterPropagationPolicy', namespace: undefined });

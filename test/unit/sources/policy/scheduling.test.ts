@@ -209,8 +209,11 @@ describe('scheduleBinding: candidates', () => {
     }
   });
 
-  test('spread constraints are ignored for now (issue 15), without error', () => {
-    assert.equal(schedule({ spreadConstraints: [{ spreadByField: 'cluster', maxGroups: 1 }] }).ok, true);
+  test('a cluster spread constraint limits the clusters (a non-workload goes to the preferred maxGroups)', () => {
+    assert.deepEqual(schedule({ spreadConstraints: [{ spreadByField: 'cluster', maxGroups: 1 }] }), {
+      ok: true,
+      clusters: [{ name: 'c1' }],
+    });
   });
 });
 
@@ -396,38 +399,43 @@ describe('scheduleBinding: replicas', () => {
     });
   });
 
-  test('dynamicWeight is reported as not supported yet', () => {
+  test('dynamicWeight without capacity estimates: Unschedulable until the capacity is known', () => {
     assert.deepEqual(
       schedule(divided({ weightPreference: { dynamicWeight: 'AvailableReplicas' } }), { replicas: 3 }),
       {
         ok: false,
-        reason: 'SchedulerError',
-        message: 'dynamicWeight AvailableReplicas is not supported yet',
+        reason: 'Unschedulable',
+        message: 'the capacity of cluster(s) c1, c2, c3 for the workload is not known yet',
       },
     );
   });
 
-  test('Aggregated without capacity estimates: all replicas on one cluster, the one already holding most', () => {
+  test('Aggregated with capacity estimates: all replicas on the roomiest cluster, the one already holding some first', () => {
     const placement: Placement = {
       replicaScheduling: { replicaSchedulingType: 'Divided', replicaDivisionPreference: 'Aggregated' },
     };
-    assert.deepEqual(schedule(placement, { replicas: 5 }), {
+    const available = new Map([
+      ['c1', 5],
+      ['c2', 5],
+      ['c3', 6],
+    ]);
+    assert.deepEqual(schedule(placement, { replicas: 5, available }), {
       ok: true,
-      clusters: [{ name: 'c1', replicas: 5 }],
+      clusters: [{ name: 'c3', replicas: 5 }],
     });
     assert.deepEqual(
-      schedule(placement, {
-        replicas: 5,
-        previous: [
-          { name: 'c2', replicas: 1 },
-          { name: 'c3', replicas: 3 },
-        ],
-      }),
-      { ok: true, clusters: [{ name: 'c3', replicas: 5 }] },
+      schedule(placement, { replicas: 5, available, previous: [{ name: 'c2', replicas: 1 }] }),
+      {
+        ok: true,
+        clusters: [{ name: 'c2', replicas: 5 }],
+      },
     );
-    assert.deepEqual(schedule(placement, { replicas: 5, previous: [{ name: 'gone', replicas: 5 }] }), {
-      ok: true,
-      clusters: [{ name: 'c1', replicas: 5 }],
-    });
+    assert.deepEqual(
+      schedule(placement, { replicas: 5, available, previous: [{ name: 'gone', replicas: 5 }] }),
+      {
+        ok: true,
+        clusters: [{ name: 'c3', replicas: 5 }],
+      },
+    );
   });
 });
