@@ -85,6 +85,27 @@ describe('CapacityEstimator', () => {
     assert.ok(f.opened.every((o) => o.closed));
   });
 
+  test('estimates are kept per request and node claim', async () => {
+    const f = fakeCaches();
+    const est = new CapacityEstimator({ caches: f.caches, debounceMs: 5 });
+    const gpuNode: KubeObject = { ...node, metadata: { name: 'g', labels: { gpu: 'true' } } };
+    f.objects.nodes = [node, gpuNode];
+    f.sync();
+    const tolerations = [{ key: 'k', operator: 'Exists' }];
+    const gpu = { nodeSelector: { gpu: 'true' }, tolerations };
+    assert.equal(est.available('c1', { cpu: '1' }), 8);
+    assert.equal(est.available('c1', { cpu: '1' }, gpu), 4, 'not the unconstrained estimate');
+    assert.equal(est.available('c1', { cpu: '1' }, { nodeSelector: { gpu: 'false' } }), 0);
+    assert.equal(est.available('c1', { cpu: '2' }, gpu), 2);
+    // Known (request, claim) pairs, one with its members in another order, are answered from the memo
+    // (the nodes changed under it without a notice); an unseen claim is computed.
+    f.objects.nodes = [];
+    assert.equal(est.available('c1', { cpu: '1' }), 8);
+    assert.equal(est.available('c1', { cpu: '1' }, { tolerations, nodeSelector: { gpu: 'true' } }), 4);
+    assert.equal(est.available('c1', { cpu: '1' }, { tolerations: [] }), 0, 'a new claim is computed');
+    await est.close();
+  });
+
   test('a change forgets the estimate and tells the listeners once per burst', async () => {
     const f = fakeCaches();
     const est = new CapacityEstimator({ caches: f.caches, debounceMs: 5 });
