@@ -168,7 +168,8 @@ export async function livePolicyState(opts: {
     throw hostError(e, host.name);
   }
   if (clusters.length === 0) warn(`no KubeFedClusters in namespace "${kubefedNamespace}"`);
-  const request = replicaRequirementsOf(template)?.resourceRequest ?? {};
+  const requirements = replicaRequirementsOf(template);
+  const request = requirements?.resourceRequest ?? {};
   const available = new Map<string, number>();
   const clients = new ClusterClients({ timeoutMs: 10_000, userAgent: 'kubefedctl' });
   try {
@@ -188,7 +189,7 @@ export async function livePolicyState(opts: {
               client.listAll(CoreTypes.nodes),
               client.listAll(CoreTypes.pods),
             ]);
-            available.set(cname, estimateAvailableReplicas(nodes.items, pods.items, request));
+            available.set(cname, estimateAvailableReplicas(nodes.items, pods.items, request, requirements?.nodeClaim));
           } catch (e) {
             warn(`cluster "${cname}": ${errorMessage(e)}; its capacity is unknown`);
           }
