@@ -189,7 +189,10 @@ export async function livePolicyState(opts: {
               client.listAll(CoreTypes.nodes),
               client.listAll(CoreTypes.pods),
             ]);
-            available.set(cname, estimateAvailableReplicas(nodes.items, pods.items, request, requirements?.nodeClaim));
+            available.set(
+              cname,
+              estimateAvailableReplicas(nodes.items, pods.items, request, requirements?.nodeClaim),
+            );
           } catch (e) {
             warn(`cluster "${cname}": ${errorMessage(e)}; its capacity is unknown`);
           }
