@@ -25,7 +25,9 @@ import { analysePods } from '../scheduling/pod-analysis.ts';
 import { bindingName } from '../sources/policy/binding-name.ts';
 import type { BindingObject } from '../sources/policy/binding-spec.ts';
 import { BindingTypes } from '../sources/policy/bindings.ts';
+import { estimateAvailableReplicas } from '../sources/policy/capacity.ts';
 import { policyClusterOf } from '../sources/policy/clusters.ts';
+import { replicaRequirementsOf } from '../sources/policy/replica-requirements.ts';
 import { hostError } from './context.ts';
 import { CommandError } from './errors.ts';
 import type { PlanSource } from './plan.ts';
@@ -166,7 +168,8 @@ export async function livePolicyState(opts: {
     throw hostError(e, host.name);
   }
   if (clusters.length === 0) warn(`no KubeFedClusters in namespace "${kubefedNamespace}"`);
-  const request = replicaRequirementsOf(template)?.resourceRequest ?? {};
+  const requirements = replicaRequirementsOf(template);
+  const request = requirements?.resourceRequest ?? {};
   const available = new Map<string, number>();
   const clients = new ClusterClients({ timeoutMs: 10_000, userAgent: 'kubefedctl' });
   try {
@@ -186,7 +189,10 @@ export async function livePolicyState(opts: {
               client.listAll(CoreTypes.nodes),
               client.listAll(CoreTypes.pods),
             ]);
-            available.set(cname, estimateAvailableReplicas(nodes.items, pods.items, request));
+            available.set(
+              cname,
+              estimateAvailableReplicas(nodes.items, pods.items, request, requirements?.nodeClaim),
+            );
           } catch (e) {
             warn(`cluster "${cname}": ${errorMessage(e)}; its capacity is unknown`);
           }
@@ -206,23 +212,4 @@ export async function livePolicyState(opts: {
     ...(evicting.length > 0 ? { evicting } : {}),
     ...(binding?.spec.resource.uid ? { bindingUid: binding.spec.resource.uid } : {}),
   };
-}
-
-// TEMPORARY shims until helper "sched"'s capacity.ts and replica-requirements.ts are on main (same
-// signatures): room counted in pod slots only. Removed at the merge.
-function replicaRequirementsOf(
-  _template: KubeObject,
-): { resourceRequest?: Record<string, string> } | undefined {
-  return undefined;
-}
-function estimateAvailableReplicas(
-  nodes: readonly KubeObject[],
-  pods: readonly KubeObject[],
-  _request: Readonly<Record<string, string | number>>,
-): number {
-  const slots = nodes.reduce((sum, n) => {
-    const status = (n['status'] ?? {}) as { allocatable?: { pods?: string } };
-    return sum + Number(status.allocatable?.pods ?? 0);
-  }, 0);
-  return Math.max(0, slots - pods.length);
 }

@@ -10,7 +10,12 @@ import { desiredBinding } from '../sources/policy/binding-spec.ts';
 import type { PolicyCluster } from '../sources/policy/cluster-affinity.ts';
 import { ImplicitPriority, implicitPriority, type PolicyKind } from '../sources/policy/matching.ts';
 import { candidateOf, type PolicyObject } from '../sources/policy/policies.ts';
-import { type ScheduleInput, type ScheduleResult, scheduleBinding } from '../sources/policy/scheduling.ts';
+import {
+  type ClusterVerdict,
+  explainSchedule,
+  type ScheduleInput,
+  type ScheduleResult,
+} from '../sources/policy/scheduling.ts';
 import { defaultPropagationSpec } from '../webhook/propagationpolicy.ts';
 import { CommandError } from './errors.ts';
 import { type ExplainFiles, parseExplainFiles } from './explain.ts';
@@ -161,32 +166,4 @@ export function offlinePolicyState(
     ...(previous.length > 0 ? { previous } : {}),
     ...(available.size > 0 ? { available } : {}),
   };
-}
-
-// TEMPORARY shim until helper "sched"'s explainSchedule (src/sources/policy/scheduling.ts) is on main: the
-// same signature over scheduleBinding, without the per-cluster reasons. Removed at the merge.
-interface ClusterVerdict {
-  cluster: string;
-  candidate: boolean;
-  reason?: string;
-  weight?: number;
-  available?: number;
-  previous?: number;
-  replicas: number;
-}
-function explainSchedule(input: ScheduleInput): { result: ScheduleResult; clusters: ClusterVerdict[] } {
-  const result = scheduleBinding(input);
-  const clusters = input.clusters.map((c): ClusterVerdict => {
-    const target = result.ok ? result.clusters.find((t) => t.name === c.name) : undefined;
-    const previous = input.previous?.find((t) => t.name === c.name)?.replicas;
-    const available = input.available?.get(c.name);
-    return {
-      cluster: c.name,
-      candidate: target !== undefined,
-      ...(available !== undefined ? { available } : {}),
-      ...(previous !== undefined ? { previous } : {}),
-      replicas: target?.replicas ?? 0,
-    };
-  });
-  return { result, clusters };
 }

@@ -1,6 +1,9 @@
 // Cluster taints end to end on real apiservers: kubefedctl cordon/uncordon/taint, the health controller's
 // NoSchedule taint on a member whose apiserver is stopped, and a ClusterTaintPolicy's NoExecute taint.
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { KubeFedClusterType, type Taint } from '../../src/api/core/v1beta1/index.ts';
 import { ClusterTaintPolicyType } from '../../src/controllers/clustertaintpolicy/controller.ts';
@@ -163,5 +166,55 @@ describe('cluster taints against real apiservers', () => {
       (c) => condition(c, 'Ready')?.status === 'True' && taintsOf(c).length === 1,
     );
     assert.deepEqual(taintsOf(back), ['team=a:NoSchedule']);
+  });
+  test('plan --policy --live: the cordoned member is no candidate, the tolerated taint lets the policy through', async () => {
+    const r0 = await cli('cordon', 'm1');
+    assert.equal(r0.code, 0, r0.stderr);
+    const dir = mkdtempSync(join(tmpdir(), 'plan-policy-'));
+    try {
+      writeFileSync(
+        join(dir, 'deploy.yaml'),
+        'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: demo}\nspec: {replicas: 4}\n',
+      );
+      const policy = (tolerations: string) =>
+        'apiVersion: policy.karmada.io/v1alpha1\nkind: PropagationPolicy\nmetadata: {name: web, namespace: demo}\n' +
+        'spec:\n  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment, name: web}]\n' +
+        `  placement:\n    replicaScheduling: {replicaSchedulingType: Divided}\n    clusterTolerations: ${tolerations}\n`;
+      writeFileSync(join(dir, 'strict.yaml'), policy('[]'));
+      writeFileSync(join(dir, 'tolerant.yaml'), policy('[{key: team, operator: Exists}]'));
+      const plan = (file: string) =>
+        cli('plan', '-f', join(dir, 'deploy.yaml'), '--policy', join(dir, file), '--live', '-o', 'json');
+
+      let r = await plan('strict.yaml');
+      assert.equal(r.code, 0, r.stderr);
+      let out = JSON.parse(r.stdout) as {
+        result: { ok: boolean; message?: string };
+        clusters: Array<{ cluster: string; candidate: boolean; reason?: string; replicas: number }>;
+      };
+      assert.equal(out.result.ok, false);
+      assert.match(out.result.message ?? '', /^0\/2 clusters are available: /);
+      assert.deepEqual(
+        out.clusters.map((c) => [c.cluster, c.candidate, c.reason]),
+        [
+          ['m1', false, `cluster(s) had untolerated taint {${UNSCHEDULABLE}:NoSchedule}`],
+          ['m2', false, 'cluster(s) had untolerated taint {team=a:NoSchedule}'],
+        ],
+      );
+
+      r = await plan('tolerant.yaml');
+      assert.equal(r.code, 0, r.stderr);
+      out = JSON.parse(r.stdout);
+      assert.equal(out.result.ok, true);
+      assert.deepEqual(
+        out.clusters.map((c) => [c.cluster, c.candidate, c.replicas]),
+        [
+          ['m1', false, 0],
+          ['m2', true, 4],
+        ],
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      await cli('uncordon', 'm1');
+    }
   });
 });

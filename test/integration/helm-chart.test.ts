@@ -646,11 +646,15 @@ describe('charts/kubefed-ts rendered by helm template', () => {
     assert.deepEqual(binding.subjects, [
       { kind: 'ServiceAccount', name: 'kubefed-controller', namespace: CLUSTER_NS },
     ]);
-    // The only deletion: the pending member-deletion ConfigMaps, in the release namespace (a Role).
+    // The only deletions: the pending member-deletion ConfigMaps, in the release namespace (a Role), and
+    // WorkloadRebalancers whose ttlSecondsAfterFinished ran out (Karmada's rebalancer controller does so).
     for (const rule of [...CLUSTER_ROLE_RULES, ...CONFIG_ROLE_RULES]) {
       const pendingDeletions = CONFIG_ROLE_RULES.includes(rule) && rule.resources?.join() === 'configmaps';
+      const finishedRebalancers =
+        rule.apiGroups?.join() === 'apps.karmada.io' && rule.resources?.join() === 'workloadrebalancers';
       assert.ok(
-        !rule.verbs.includes('*') && (!rule.verbs.includes('delete') || pendingDeletions),
+        !rule.verbs.includes('*') &&
+          (!rule.verbs.includes('delete') || pendingDeletions || finishedRebalancers),
         JSON.stringify(rule),
       );
     }

@@ -16,6 +16,7 @@ import type { Informer } from '../../runtime/informer/index.ts';
 import { type Logger, silentLogger } from '../../runtime/logger.ts';
 import type { Runnable } from '../../runtime/manager.ts';
 import { ok, type ReconcileResult, retry } from '../../runtime/reconcile.ts';
+import { taintString } from '../../sources/policy/taints.ts';
 import { type ClusterObject, updateClusterTaints } from '../kubefedcluster/taint-writer.ts';
 import { decideTaints } from './decide.ts';
 
@@ -42,6 +43,7 @@ export class ClusterTaintPolicyController implements Runnable {
   readonly name = 'clustertaintpolicy';
   readonly leaderOnly = true;
   readonly #opts: ClusterTaintPolicyControllerOptions;
+  readonly #log: Logger;
   readonly #controller: Controller;
   readonly #clusters: Informer<ClusterObject>;
   readonly #policies: Informer<PolicyObject>;
@@ -49,6 +51,7 @@ export class ClusterTaintPolicyController implements Runnable {
   constructor(opts: ClusterTaintPolicyControllerOptions) {
     this.#opts = opts;
     const log = (opts.logger ?? silentLogger).child({ controller: this.name });
+    this.#log = log;
     this.#controller = new Controller({ name: this.name, logger: log, reconcile: (k) => this.reconcile(k) });
     this.#clusters = this.#controller.watch<ClusterObject>(
       { client: opts.host, type: KubeFedClusterType, namespace: opts.namespace },
@@ -79,7 +82,14 @@ export class ClusterTaintPolicyController implements Runnable {
       .sort((a, b) => (a.metadata.name ?? '').localeCompare(b.metadata.name ?? ''));
     const now = (this.#opts.now?.() ?? new Date()).toISOString().replace(/\.\d{3}Z$/, 'Z');
     try {
-      await updateClusterTaints(this.#opts.host, cluster, (fresh) => decideTaints(fresh, policies, now));
+      const written = await updateClusterTaints(this.#opts.host, cluster, (fresh) =>
+        decideTaints(fresh, policies, now),
+      );
+      if (written.kind === 'written')
+        this.#log.info(
+          { cluster: key, taints: (written.cluster.spec.taints ?? []).map(taintString) },
+          'cluster taints updated by ClusterTaintPolicies',
+        );
       return ok();
     } catch (e) {
       return retry(e);

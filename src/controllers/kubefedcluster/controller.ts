@@ -23,6 +23,7 @@ import {
 } from '../../runtime/metrics.ts';
 import { writeStatusIfChanged } from '../../runtime/status.ts';
 import { withTypeMeta } from '../../runtime/type-meta.ts';
+import { taintString } from '../../sources/policy/taints.ts';
 import { sleep } from '../../util/backoff.ts';
 import { dropUndefined } from '../../util/drop-undefined.ts';
 import {
@@ -182,11 +183,16 @@ export class ClusterHealthController implements Runnable {
     if (written.kind === 'gone') return;
     // Karmada's taintClusterByCondition, after the status as there: NoSchedule while not ready, written only
     // when the taints change. A conflict re-reads, so a user's taint written meanwhile is kept.
-    await updateClusterTaints(
+    const tainted = await updateClusterTaints(
       this.#opts.hostClient,
       written.kind === 'written' ? written.object : cluster,
       (fresh) => healthTaints(fresh.spec.taints, conditions, now),
     );
+    if (tainted.kind === 'written')
+      this.#log.info(
+        { cluster: name, taints: (tainted.cluster.spec.taints ?? []).map(taintString) },
+        'cluster taints updated',
+      );
   }
 
   async #probe(cluster: ClusterObject): Promise<{

@@ -5,6 +5,7 @@
 
 import { CoreTypes, type KubeObject } from '../../kube/client/index.ts';
 import type { MemberCache, MemberCaches } from '../../members/member-caches.ts';
+import { canonicalJson } from '../../propagation/json.ts';
 import { estimateAvailableReplicas } from './capacity.ts';
 
 export interface CapacityEstimatorOptions {
@@ -19,7 +20,7 @@ export class CapacityEstimator {
   #pods: MemberCache | undefined;
   readonly #listeners = new Set<(cluster: string) => void>();
   readonly #timers = new Map<string, ReturnType<typeof setTimeout>>();
-  /** Estimates per cluster and request, until that cluster's nodes or pods change. */
+  /** Estimates per cluster and (request, node claim), until that cluster's nodes or pods change. */
   readonly #memo = new Map<string, Map<string, number>>();
   #closed = false;
 
@@ -28,15 +29,21 @@ export class CapacityEstimator {
   }
 
   /**
-   * Replicas of one with `request` the cluster can still take, or undefined while its nodes and pods are
-   * not loaded (the first call opens the caches; their loading is announced through onChange).
+   * Replicas of one with `request` and `nodeClaim` (replicaRequirements.resourceRequest and .nodeClaim)
+   * the cluster can still take, or undefined while its nodes and pods are not loaded (the first call opens
+   * the caches; their loading is announced through onChange).
    */
-  available(cluster: string, request: Readonly<Record<string, string | number>>): number | undefined {
+  available(
+    cluster: string,
+    request: Readonly<Record<string, string | number>>,
+    nodeClaim?: unknown,
+  ): number | undefined {
     const [nodes, pods] = this.#open();
     const n = nodes.state(cluster);
     const p = pods.state(cluster);
     if (n.kind !== 'synced' || p.kind !== 'synced') return undefined;
-    const key = JSON.stringify(Object.entries(request).sort(([a], [b]) => (a < b ? -1 : 1)));
+    // Workloads asking the same of different nodes (a GPU selector, one zone) must not share an estimate.
+    const key = canonicalJson({ request, nodeClaim: nodeClaim ?? null });
     let memo = this.#memo.get(cluster);
     if (!memo) {
       memo = new Map();
@@ -44,7 +51,7 @@ export class CapacityEstimator {
     }
     const known = memo.get(key);
     if (known !== undefined) return known;
-    const value = estimateAvailableReplicas(n.store.list(), p.store.list(), request);
+    const value = estimateAvailableReplicas(n.store.list(), p.store.list(), request, nodeClaim);
     memo.set(key, value);
     return value;
   }

@@ -1,14 +1,13 @@
 // How many more replicas of a workload a member cluster can run, from its nodes and pods: the node-level
 // estimate of Karmada's scheduler-estimator (karmada pkg/estimator/server/nodes and
 // pkg/util/lifted/scheduler: per node, allocatable minus the requests of the pods bound to it, divided by
-// one replica's request). Pure; capacity-estimator.ts feeds it from the member caches.
-//
-// Simplified against Karmada: every schedulable node counts (no nodeClaim: node selectors, affinity and
-// tolerations of the pod template are not matched), and a node with any NoSchedule or NoExecute taint
-// counts as full.
+// one replica's request), over the nodes the replica's node claim admits (node-claim.ts, as Karmada's
+// NodeResourceEstimator filters with estimator.MatchNode). Pure; capacity-estimator.ts feeds it from the
+// member caches.
 
 import type { KubeObject } from '../../kube/client/types.ts';
 import { isPlainObject } from '../../propagation/json.ts';
+import { nodeClaimMatcher } from './node-claim.ts';
 import { quantityOrZero } from './quantity.ts';
 
 type Resources = Map<string, bigint>;
@@ -22,11 +21,12 @@ function list(value: unknown): Record<string, unknown>[] {
   return Array.isArray(value) ? value.filter(isPlainObject) : [];
 }
 
-/** Whether new pods can land on the node: Ready, not cordoned, no NoSchedule/NoExecute taint. */
-export function nodeSchedulable(node: KubeObject): boolean {
-  const spec = record(node.spec);
-  if (spec.unschedulable === true) return false;
-  if (list(spec.taints).some((t) => t.effect === 'NoSchedule' || t.effect === 'NoExecute')) return false;
+/**
+ * Whether the node reports Ready=True. Karmada's estimator leaves this to the node controller's
+ * not-ready and unreachable taints; members without that controller (kwok, a stopped controller manager)
+ * would otherwise count dead nodes.
+ */
+export function nodeReady(node: KubeObject): boolean {
   const ready = list(record(node.status).conditions).find((c) => c.type === 'Ready');
   return ready?.status === 'True';
 }
@@ -60,14 +60,17 @@ function terminated(pod: KubeObject): boolean {
 
 /**
  * Replicas of `request` (one replica's resource requests) that still fit on the nodes, given the pods
- * bound to them (spec.nodeName, not Succeeded or Failed): per schedulable node the minimum over the
- * requested resources of floor(free / request), bounded by the pods the node may still take; summed.
+ * bound to them (spec.nodeName, not Succeeded or Failed): per ready node that `nodeClaim` (the binding's
+ * replicaRequirements.nodeClaim; absent: any node) admits, the minimum over the requested resources of
+ * floor(free / request), bounded by the pods the node may still take; summed.
  */
 export function estimateAvailableReplicas(
   nodes: readonly KubeObject[],
   pods: readonly KubeObject[],
   request: Readonly<Record<string, string | number>>,
+  nodeClaim?: unknown,
 ): number {
+  const admits = nodeClaimMatcher(nodeClaim);
   const wanted = Object.entries(request)
     .map(([k, v]) => [k, quantityOrZero(v)] as const)
     .filter(([k, v]) => v > 0n && k !== 'pods');
@@ -84,7 +87,7 @@ export function estimateAvailableReplicas(
   }
   let total = 0;
   for (const node of nodes) {
-    if (!nodeSchedulable(node)) continue;
+    if (!nodeReady(node) || !admits(node)) continue;
     const status = record(node.status);
     const allocatable = record(
       Object.keys(record(status.allocatable)).length > 0 ? status.allocatable : status.capacity,

@@ -64,25 +64,26 @@ export function divideByRoom(
 }
 
 /**
- * Aggregated: as few clusters as their room allows. Clusters already holding replicas come first (so a
- * steady workload stays put), then the roomiest, then by name; the shortest prefix whose room suffices
- * is divided like dynamic weights.
+ * Aggregated: as few clusters as their room allows. Without `fresh` the clusters already holding replicas
+ * all stay (so a steady workload never moves, and a scale up fills them first); then the roomiest, then
+ * by name, until the room suffices. The chosen clusters are divided like dynamic weights.
  */
 export function aggregateByRoom(
   replicas: number,
   candidates: readonly RoomCandidate[],
   opts: { fresh: boolean; key: string },
 ): Division {
+  const holding = (c: RoomCandidate) => !opts.fresh && c.previous > 0;
   const order = [...candidates].sort(
     (a, b) =>
-      Number(!opts.fresh && b.previous > 0) - Number(!opts.fresh && a.previous > 0) ||
+      Number(holding(b)) - Number(holding(a)) ||
       b.room - a.room ||
       (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
   );
   const chosen: RoomCandidate[] = [];
   let room = 0;
   for (const c of order) {
-    if (room >= replicas && chosen.length > 0) break;
+    if (room >= replicas && chosen.length > 0 && !holding(c)) break;
     if (c.room <= 0) continue;
     chosen.push(c);
     room += c.room;

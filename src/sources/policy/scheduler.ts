@@ -103,7 +103,7 @@ export class Scheduler {
       const request = b.spec.replicaRequirements?.resourceRequest ?? {};
       available = new Map();
       for (const c of clusters) {
-        const n = capacity.available(c.name, request);
+        const n = capacity.available(c.name, request, b.spec.replicaRequirements?.nodeClaim);
         if (n !== undefined) available.set(c.name, n);
       }
     }

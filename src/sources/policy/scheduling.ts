@@ -156,10 +156,15 @@ function scheduleWith(input: ScheduleInput, affinity: ClusterAffinity | undefine
     if (previous.has(cluster.name)) verdict.previous = previous.get(cluster.name) ?? 0;
     verdicts.set(cluster.name, verdict);
     const scheduled = previous.has(cluster.name);
-    // TaintToleration: an already scheduled cluster leaves only for NoExecute (its taint manager's job).
-    const taint = findUntoleratedTaint(effectiveTaints(cluster), tolerations, (t) =>
-      scheduled ? t.effect === 'NoExecute' : t.effect === 'NoSchedule' || t.effect === 'NoExecute',
-    );
+    // TaintToleration skips clusters already scheduled: evicting them for an untolerated NoExecute taint
+    // is the taint manager's job (a graceful eviction task, then ClusterEviction below).
+    const taint = scheduled
+      ? undefined
+      : findUntoleratedTaint(
+          effectiveTaints(cluster),
+          tolerations,
+          (t) => t.effect === 'NoSchedule' || t.effect === 'NoExecute',
+        );
     const reason = !matches(affinity, cluster)
       ? AFFINITY_MISMATCH
       : taint
@@ -264,6 +269,20 @@ function assignReplicas(
       return { name: c.name, room, previous: previous.get(c.name) ?? 0 };
     });
     const opts = { fresh: input.fresh === true, key: input.bindingUid };
+    // Steady mode with the replicas unchanged and every cluster holding some still a candidate: the
+    // previous result stands (Karmada's steady division returns it as is). Rooms count on the binding's
+    // pods having taken their place, which lags behind a schedule; re-dividing then would move replicas.
+    const held = (input.previous ?? []).filter((t) => (t.replicas ?? 0) > 0);
+    if (
+      !opts.fresh &&
+      held.length > 0 &&
+      held.every((t) => candidates.some((c) => c.name === t.name)) &&
+      held.reduce((sum, t) => sum + (t.replicas ?? 0), 0) === input.replicas
+    )
+      return {
+        ok: true,
+        clusters: held.map((t) => ({ name: t.name, replicas: t.replicas ?? 0 })).sort(byName),
+      };
     // With spread constraints the selection already decided the clusters; Aggregated packs otherwise.
     const aggregated =
       (strategy.replicaDivisionPreference ?? 'Weighted') === 'Aggregated' &&

@@ -34,36 +34,15 @@ export function taintString(taint: Pick<Taint, 'key' | 'value' | 'effect'>): str
   return taint.value ? `${taint.key}=${taint.value}:${taint.effect}` : `${taint.key}:${taint.effect}`;
 }
 
-/**
- * How long a binding may stay on a cluster with these NoExecute taints (the taint manager's
- * getMinTolerationTime): 0 when one is not tolerated at all, the smallest tolerationSeconds among the
- * tolerations that tolerate them, Infinity when tolerated without a limit (or there is none).
- */
-export function noExecuteTolerationSeconds(
-  taints: readonly Taint[],
-  tolerations: readonly Toleration[],
-): number {
-  let min = Number.POSITIVE_INFINITY;
-  for (const taint of taints) {
-    if (taint.effect !== 'NoExecute') continue;
-    const matching = tolerations.filter((t) => tolerates(t, taint));
-    if (matching.length === 0) return 0;
-    for (const t of matching) {
-      if (t.tolerationSeconds === undefined || t.tolerationSeconds === null) continue;
-      min = Math.min(min, Math.max(0, Number(t.tolerationSeconds)));
-    }
-  }
-  return min;
-}
-
 /** karmada-webhook's --default-not-ready-toleration-seconds and --default-unreachable-toleration-seconds. */
 export const DEFAULT_TOLERATION_SECONDS = 300;
 
 /**
  * The tolerations Karmada's PropagationPolicy webhook adds to every policy (helper.AddTolerations in
  * pkg/webhook/propagationpolicy/mutating.go): not-ready and unreachable NoExecute, each for 300 s, unless the
- * policy already tolerates that taint. Applied by the webhook and, where no webhook runs, by the scheduler and
- * taint manager, so both deployments evict at the same moment.
+ * policy already has that very toleration (helper.TolerationExists: corev1 MatchToleration, the same key,
+ * operator, value and effect; tolerationSeconds aside). Applied by the webhook and, where no webhook runs,
+ * by the scheduler and taint manager, so both deployments evict at the same moment.
  */
 export function withDefaultTolerations(
   tolerations: readonly Toleration[] | undefined,
@@ -71,9 +50,23 @@ export function withDefaultTolerations(
 ): Toleration[] {
   const out = [...(tolerations ?? [])];
   for (const key of ['cluster.karmada.io/not-ready', 'cluster.karmada.io/unreachable']) {
-    const taint = { key, effect: 'NoExecute' as const };
-    if (!out.some((t) => tolerates(t, taint)))
-      out.push({ key, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: seconds });
+    const toleration: Toleration = {
+      key,
+      operator: 'Exists',
+      effect: 'NoExecute',
+      tolerationSeconds: seconds,
+    };
+    if (!out.some((t) => matchToleration(t, toleration))) out.push(toleration);
   }
   return out;
+}
+
+/** corev1 Toleration.MatchToleration: the same key, operator, value and effect, compared as written. */
+export function matchToleration(a: Toleration, b: Toleration): boolean {
+  return (
+    (a.key ?? '') === (b.key ?? '') &&
+    (a.operator ?? '') === (b.operator ?? '') &&
+    (a.value ?? '') === (b.value ?? '') &&
+    (a.effect ?? '') === (b.effect ?? '')
+  );
 }

@@ -113,8 +113,8 @@ describe('PropagationPolicy defaulting (Karmada MutatingAdmission)', () => {
       placement: {
         spreadConstraints: [{ spreadByField: 'region', minGroups: 2 }],
         replicaScheduling: { replicaSchedulingType: 'Duplicated' },
-        // Tolerates both default taints already: nothing is added.
-        clusterTolerations: [{ operator: 'Exists', effect: 'NoExecute' }],
+        // Has both default tolerations already (other seconds): nothing is added.
+        clusterTolerations: DEFAULT_TOLERATIONS.map((t) => ({ ...t, tolerationSeconds: 30 })),
       },
       failover: { application: { decisionConditions: {}, purgeMode: 'Directly' } },
       propagateDeps: true,
@@ -127,7 +127,7 @@ describe('PropagationPolicy defaulting (Karmada MutatingAdmission)', () => {
     });
   });
 
-  test('default tolerations (helper.AddTolerations): only the taints the policy does not tolerate yet', () => {
+  test('default tolerations (helper.AddTolerations): added unless the policy has that very toleration', () => {
     const mine = {
       key: 'cluster.karmada.io/not-ready',
       operator: 'Exists',
@@ -137,14 +137,15 @@ describe('PropagationPolicy defaulting (Karmada MutatingAdmission)', () => {
     assert.deepEqual(defaultPropagationSpec({ placement: { clusterTolerations: [mine] } }).placement, {
       clusterTolerations: [mine, DEFAULT_TOLERATIONS[1]],
     });
-    // A NoSchedule toleration does not tolerate the NoExecute taints; one without an effect tolerates both.
+    // Only an identical toleration (helper.TolerationExists: key, operator, value, effect) stops a default,
+    // so one for NoSchedule, and one without an effect that would tolerate the taint, still get both.
     const noSchedule = { key: 'cluster.karmada.io/unreachable', operator: 'Exists', effect: 'NoSchedule' };
     assert.deepEqual(defaultPropagationSpec({ placement: { clusterTolerations: [noSchedule] } }).placement, {
       clusterTolerations: [noSchedule, ...DEFAULT_TOLERATIONS],
     });
     const anyEffect = { key: 'cluster.karmada.io/unreachable', operator: 'Exists' };
     assert.deepEqual(defaultPropagationSpec({ placement: { clusterTolerations: [anyEffect] } }).placement, {
-      clusterTolerations: [anyEffect, DEFAULT_TOLERATIONS[0]],
+      clusterTolerations: [anyEffect, ...DEFAULT_TOLERATIONS],
     });
     // Not a list of tolerations: left for validation to report.
     assert.deepEqual(defaultPropagationSpec({ placement: { clusterTolerations: 'x' } }).placement, {

@@ -109,7 +109,7 @@ describe('estimateAvailableReplicas', () => {
     assert.equal(estimateAvailableReplicas(nodes, [], {}), 3);
   });
 
-  test('cordoned, tainted and not ready nodes take nothing', () => {
+  test('without tolerations, cordoned, NoSchedule-tainted and not ready nodes take nothing', () => {
     const notReady: KubeObject = {
       ...node('n3', small),
       status: { allocatable: small, conditions: [{ type: 'Ready', status: 'False' }] },
@@ -121,6 +121,38 @@ describe('estimateAvailableReplicas', () => {
       node('n4', small, { taints: [{ key: 'k', effect: 'PreferNoSchedule' }] }),
     ];
     assert.equal(estimateAvailableReplicas(nodes, [], { cpu: '1' }), 2);
+  });
+
+  test('only the nodes the node claim admits count (selector, affinity, tolerations)', () => {
+    const labelled = (name: string, labels: Record<string, string>, spec: Record<string, unknown> = {}) => ({
+      ...node(name, small, spec),
+      metadata: { name, labels },
+    });
+    const gpuTaint = { taints: [{ key: 'nvidia.com/gpu', effect: 'NoSchedule' }] };
+    const nodes = [
+      labelled('gpu-a', { gpu: 'true', zone: 'a' }, gpuTaint),
+      labelled('cpu-a', { zone: 'a' }),
+      labelled('cpu-b', { zone: 'b' }),
+    ];
+    const request = { cpu: '1' };
+    assert.equal(estimateAvailableReplicas(nodes, [], request), 4, 'no claim: untainted nodes');
+    assert.equal(estimateAvailableReplicas(nodes, [], request, { nodeSelector: { gpu: 'true' } }), 0);
+    const gpu = {
+      nodeSelector: { gpu: 'true' },
+      tolerations: [{ key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' }],
+    };
+    assert.equal(estimateAvailableReplicas(nodes, [pod('gpu-a', '1')], request, gpu), 1);
+    const zoneB = {
+      hardNodeAffinity: {
+        nodeSelectorTerms: [{ matchExpressions: [{ key: 'zone', operator: 'In', values: ['b'] }] }],
+      },
+    };
+    assert.equal(estimateAvailableReplicas(nodes, [], request, zoneB), 2);
+    const cordoned = [node('n1', small, { unschedulable: true })];
+    const toleratesCordon = {
+      tolerations: [{ key: 'node.kubernetes.io/unschedulable', operator: 'Exists' }],
+    };
+    assert.equal(estimateAvailableReplicas(cordoned, [], request, toleratesCordon), 2);
   });
 
   test('a resource the node does not have fits nothing', () => {
@@ -148,6 +180,40 @@ describe('replicaRequirementsOf', () => {
         }),
       ),
       { nodeClaim: { nodeSelector: { disk: 'ssd' } }, resourceRequest: { cpu: '1', memory: '1073741824' } },
+    );
+  });
+
+  test('the node claim: tolerations and the required node affinity, never the preferred one', () => {
+    const required = {
+      nodeSelectorTerms: [{ matchExpressions: [{ key: 'zone', operator: 'In', values: ['a'] }] }],
+    };
+    const tolerations = [{ key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' }];
+    const preferred = [{ weight: 1, preference: { matchExpressions: [{ key: 'x', operator: 'Exists' }] } }];
+    assert.deepEqual(
+      replicaRequirementsOf(
+        deployment({
+          containers: [{ name: 'a' }],
+          tolerations,
+          affinity: {
+            nodeAffinity: {
+              requiredDuringSchedulingIgnoredDuringExecution: required,
+              preferredDuringSchedulingIgnoredDuringExecution: preferred,
+            },
+          },
+        }),
+      ),
+      { nodeClaim: { hardNodeAffinity: required, tolerations } },
+    );
+    assert.equal(
+      replicaRequirementsOf(
+        deployment({
+          containers: [{ name: 'a' }],
+          affinity: { nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: preferred } },
+          tolerations: [],
+          nodeSelector: {},
+        }),
+      ),
+      undefined,
     );
   });
 

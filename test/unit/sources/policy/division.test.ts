@@ -51,6 +51,11 @@ describe('division by room', () => {
     assert.deepEqual(asObject(aggregateByRoom(6, rooms(['a', 6, 2], ['b', 12], ['c', 18]), steady)), {
       a: 6,
     });
+    // steady scale up: the clusters holding replicas all stay, whatever their room says
+    assert.deepEqual(asObject(aggregateByRoom(30, rooms(['a', 6], ['b', 21, 9], ['c', 33, 15]), steady)), {
+      c: 18,
+      b: 12,
+    });
     // fresh: the previous placement no longer counts
     assert.deepEqual(asObject(aggregateByRoom(6, rooms(['a', 6, 2], ['b', 12], ['c', 18]), fresh)), { c: 6 });
     assert.deepEqual(aggregateByRoom(40, rooms(['a', 6], ['b', 12], ['c', 18]), steady), {

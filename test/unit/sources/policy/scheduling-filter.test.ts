@@ -54,7 +54,7 @@ describe('scheduling filters: taints and eviction', () => {
     });
   });
 
-  test('a cluster already scheduled keeps its copy under NoSchedule, and leaves under an untolerated NoExecute', () => {
+  test('a cluster already scheduled keeps its copy under any taint (TaintToleration skips it; eviction is the taint manager job)', () => {
     const previous = [{ name: 'b' }];
     assert.deepEqual(scheduleBinding(input(undefined, [cluster('a'), cordoned], { previous })), {
       ok: true,
@@ -62,6 +62,10 @@ describe('scheduling filters: taints and eviction', () => {
     });
     const noExecute = cluster('b', { taints: [{ key: 'maintenance', effect: 'NoExecute' }] });
     assert.deepEqual(scheduleBinding(input(undefined, [cluster('a'), noExecute], { previous })), {
+      ok: true,
+      clusters: [{ name: 'a' }, { name: 'b' }],
+    });
+    assert.deepEqual(scheduleBinding(input(undefined, [cluster('a'), noExecute])), {
       ok: true,
       clusters: [{ name: 'a' }],
     });
@@ -272,6 +276,28 @@ describe('capacity-based division through scheduleBinding', () => {
     assert.equal(
       r.clusters.find((v) => v.cluster === 'c12')?.reason,
       'capacity for the workload is not known yet',
+    );
+  });
+
+  test('steady with unchanged replicas: the previous result stands, even if the rooms lag behind it', () => {
+    const aggregated: Placement = {
+      replicaScheduling: { replicaSchedulingType: 'Divided', replicaDivisionPreference: 'Aggregated' },
+    };
+    // The 15 pods for c18 are not there yet: its room looks like 33, enough for all 24 alone.
+    const previous = [
+      { name: 'c12', replicas: 9 },
+      { name: 'c18', replicas: 15 },
+    ];
+    const r = scheduleBinding(input(aggregated, clusters, { replicas: 24, available, previous }));
+    assert.deepEqual(r, { ok: true, clusters: previous });
+    // Fresh divides again (by the rooms as they are); so does a binding that lost a cluster holding some.
+    assert.deepEqual(
+      scheduleBinding(input(aggregated, clusters, { replicas: 24, available, previous, fresh: true })),
+      { ok: true, clusters: [{ name: 'c18', replicas: 24 }] },
+    );
+    assert.deepEqual(
+      scheduleBinding(input(aggregated, clusters, { replicas: 24, available, previous, evicting: ['c12'] })),
+      { ok: true, clusters: [{ name: 'c18', replicas: 24 }] },
     );
   });
 
