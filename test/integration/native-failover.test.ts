@@ -242,8 +242,11 @@ describe('failover of native resources', () => {
         'web: the old copy in cluster3 is removed',
         () => copy('cluster3', 'web'),
         (d) => d === undefined,
-        60_000,
-      );
+        120_000,
+      ).catch(async (e: unknown) => {
+        const b = await binding('web');
+        throw new Error(`${String(e)}; binding ${JSON.stringify({ spec: b.spec, status: b.status })}`);
+      });
       assert.deepEqual(
         clustersOf(await binding('web')),
         { cluster1: 3, cluster2: 3 },
