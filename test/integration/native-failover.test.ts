@@ -101,34 +101,35 @@ describe('failover of native resources', () => {
       effect: 'NoExecute',
       tolerationSeconds: 3,
     });
-    const placement = (weightPreference?: Record<string, unknown>) => ({
+    const placement = {
       clusterAffinity: { clusterNames: ['cluster1', 'cluster2', 'cluster3'] },
       clusterTolerations: [tolerate(NOT_READY), tolerate(UNREACHABLE)],
       replicaScheduling: {
         replicaSchedulingType: 'Divided',
         replicaDivisionPreference: 'Weighted',
-        ...(weightPreference ? { weightPreference } : {}),
+        weightPreference: { dynamicWeight: 'AvailableReplicas' },
       },
-    });
+    };
     const pp = (name: string, spec: Record<string, unknown>) => ({
       apiVersion: 'policy.karmada.io/v1alpha1',
       kind: 'PropagationPolicy',
       metadata: { name, namespace: NSA },
       spec,
     });
-    // web: 6 × 0.5 CPU, two per cluster. big: 3 × 2 CPU, one per cluster, by what each cluster can take.
+    // Both divided by what each cluster can take (a statically weighted binding is re-divided whenever a
+    // cluster comes back). web: 6 × 0.5 CPU, two per cluster. big: 3 × 2 CPU, one per cluster.
     await host.create(
       PolicyTypes.PropagationPolicy,
       pp('web', {
         resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }],
-        placement: placement(),
+        placement,
       }),
     );
     await host.create(
       PolicyTypes.PropagationPolicy,
       pp('big', {
         resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'big' }],
-        placement: placement({ dynamicWeight: 'AvailableReplicas' }),
+        placement,
       }),
     );
     await host.create(DEPLOY, deployment('web', 6, '500m'));
