@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { ClusterCondition } from '../../../src/api/core/v1beta1/kubefedcluster.ts';
 import { type ClusterObject, clusterChangeFingerprint } from '../../../src/members/cluster-registry.ts';
 
 const cluster = (status: ClusterObject['status']): ClusterObject => ({
