@@ -8,8 +8,8 @@ const cluster = (status: ClusterObject['status']): ClusterObject => ({
   spec: { apiEndpoint: 'https://a', secretRef: { name: 'a' } },
   ...(status ? { status } : {}),
 });
-const ready = (at: string) => [
-  { type: 'Ready', status: 'True' as const, lastProbeTime: at, lastTransitionTime: at },
+const ready = (at: string): ClusterCondition[] => [
+  { type: 'Ready', status: 'True', lastProbeTime: at, lastTransitionTime: at },
 ];
 
 describe('clusterChangeFingerprint', () => {
