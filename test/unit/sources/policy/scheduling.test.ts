@@ -439,3 +439,33 @@ describe('scheduleBinding: replicas', () => {
     );
   });
 });
+
+describe('scheduleBinding: unknown capacity', () => {
+  const byRoom = divided({ weightPreference: { dynamicWeight: 'AvailableReplicas' } });
+  test('names the clusters whose capacity is unknown when the known rooms fall short', () => {
+    const r = schedule(byRoom, { replicas: 5, available: new Map([['c1', 2]]) });
+    assert.deepEqual(r, {
+      ok: false,
+      reason: 'Unschedulable',
+      message: 'the capacity of cluster(s) c2, c3 for the workload is not known yet',
+    });
+  });
+  test('enough known room: schedules on the known clusters', () => {
+    const r = schedule(byRoom, { replicas: 2, available: new Map([['c1', 2]]) });
+    assert.deepEqual(r, { ok: true, clusters: [{ name: 'c1', replicas: 2 }] });
+  });
+  test('clusterAffinities: a term short only of capacity figures does not move the binding on', () => {
+    const placement: Placement = {
+      ...byRoom,
+      clusterAffinities: [
+        { affinityName: 'primary', clusterNames: ['c1'] },
+        { affinityName: 'backup', clusterNames: ['c2'] },
+      ],
+    };
+    assert.deepEqual(schedule(placement, { replicas: 3, available: new Map([['c2', 5]]) }), {
+      ok: false,
+      reason: 'Unschedulable',
+      message: 'the capacity of cluster(s) c1 for the workload is not known yet',
+    });
+  });
+});
