@@ -6,13 +6,14 @@
 import type { TargetCluster } from '../api/work/v1alpha2/resourcebinding.ts';
 import type { KubeObject } from '../kube/client/index.ts';
 import type { JsonObject } from '../propagation/json.ts';
-import { desiredBinding } from '../sources/policy/binding-spec.ts';
+import { type BindingObject, desiredBinding } from '../sources/policy/binding-spec.ts';
 import type { PolicyCluster } from '../sources/policy/cluster-affinity.ts';
 import { ImplicitPriority, implicitPriority, type PolicyKind } from '../sources/policy/matching.ts';
 import { candidateOf, type PolicyObject } from '../sources/policy/policies.ts';
 import {
   type ClusterVerdict,
   explainSchedule,
+  rescheduleRequested,
   type ScheduleInput,
   type ScheduleResult,
 } from '../sources/policy/scheduling.ts';
@@ -74,6 +75,26 @@ export interface PolicyPlanState {
   previousAffinityName?: string;
   evicting?: readonly string[];
   bindingUid?: string;
+  /** The binding asks for a fresh schedule (rescheduleRequested): divide as the scheduler then would. */
+  fresh?: boolean;
+}
+
+/**
+ * What the template's current binding tells the scheduler: its clusters, the observed affinity term, the
+ * clusters being evicted, its uid, and whether it asks for a fresh schedule (rescheduleTriggeredAt later
+ * than lastScheduledTime), exactly as the scheduler reads them.
+ */
+export function bindingPlanState(binding: BindingObject): Omit<PolicyPlanState, 'clusters' | 'available'> {
+  const evicting = (binding.spec.gracefulEvictionTasks ?? []).map((t) => t.fromCluster);
+  return {
+    ...(binding.spec.clusters ? { previous: binding.spec.clusters } : {}),
+    ...(binding.status?.schedulerObservingAffinityName
+      ? { previousAffinityName: binding.status.schedulerObservingAffinityName }
+      : {}),
+    ...(evicting.length > 0 ? { evicting } : {}),
+    ...(binding.spec.resource.uid ? { bindingUid: binding.spec.resource.uid } : {}),
+    ...(rescheduleRequested(binding) ? { fresh: true } : {}),
+  };
 }
 
 /** The scheduler's input, as the policy source would build it from the template's binding. */
@@ -88,6 +109,7 @@ export function policyScheduleInput(files: PolicyPlanFiles, state: PolicyPlanSta
     ...(state.previousAffinityName ? { previousAffinityName: state.previousAffinityName } : {}),
     ...(state.available ? { available: state.available } : {}),
     ...(state.evicting ? { evicting: state.evicting } : {}),
+    ...(state.fresh ? { fresh: true } : {}),
   };
 }
 

@@ -21,7 +21,7 @@ import type { BindingObject } from './binding-spec.ts';
 import { type Bindings, bindingTypeOf } from './bindings.ts';
 import type { CapacityEstimator } from './capacity-estimator.ts';
 import { policyClusterOf } from './clusters.ts';
-import { needsAvailableReplicas, scheduleBinding } from './scheduling.ts';
+import { needsAvailableReplicas, rescheduleRequested, scheduleBinding } from './scheduling.ts';
 
 export const SCHEDULED_MESSAGE = 'Binding has been scheduled successfully.';
 
@@ -43,14 +43,6 @@ function needsCapacity(b: BindingObject): boolean {
 
 function notBefore(now: string, trigger: string | undefined): string {
   return trigger && Date.parse(trigger) > Date.parse(now) ? trigger : now;
-}
-
-/** spec.rescheduleTriggeredAt later than status.lastScheduledTime: Karmada's Fresh mode. */
-export function rescheduleRequested(b: BindingObject): boolean {
-  const trigger = b.spec.rescheduleTriggeredAt;
-  if (!trigger) return false;
-  const last = b.status?.lastScheduledTime;
-  return !last || Date.parse(trigger) > Date.parse(last);
 }
 
 export class Scheduler {

@@ -123,6 +123,17 @@ export function explainSchedule(input: ScheduleInput): {
   );
 }
 
+/** spec.rescheduleTriggeredAt later than status.lastScheduledTime: Karmada's Fresh mode. */
+export function rescheduleRequested(b: {
+  spec: { rescheduleTriggeredAt?: string };
+  status?: { lastScheduledTime?: string };
+}): boolean {
+  const trigger = b.spec.rescheduleTriggeredAt;
+  if (!trigger) return false;
+  const last = b.status?.lastScheduledTime;
+  return !last || Date.parse(trigger) > Date.parse(last);
+}
+
 /** Whether the binding is divided by the clusters' room, so that scheduling needs `available`. */
 export function needsAvailableReplicas(placement: Placement | undefined, replicas: number): boolean {
   const s = placement?.replicaScheduling;

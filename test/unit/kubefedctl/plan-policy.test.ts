@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import type { BindingObject } from '../../../src/sources/policy/binding-spec.ts';
 import { CommandError } from '../../../src/kubefedctl/errors.ts';
 import {
+  bindingPlanState,
   offlinePolicyState,
   parsePolicyPlanFiles,
   policyScheduleInput,
@@ -61,6 +63,33 @@ describe('kubefedctl plan --policy: inputs', () => {
     assert.equal(input.bindingUid, 'u-1');
     assert.deepEqual(input.previous, [{ name: 'a', replicas: 2 }]);
     assert.equal(input.placement?.replicaScheduling?.replicaSchedulingType, 'Divided');
+  });
+
+  test('--live: a binding whose rescheduleTriggeredAt is later than lastScheduledTime plans Fresh', () => {
+    const binding = (rescheduleTriggeredAt?: string): BindingObject => ({
+      apiVersion: 'work.karmada.io/v1alpha2',
+      kind: 'ResourceBinding',
+      metadata: { name: 'web-deployment', namespace: 'default' },
+      spec: {
+        resource: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: 'u-1' },
+        clusters: [{ name: 'a', replicas: 2 }],
+        gracefulEvictionTasks: [{ fromCluster: 'b', reason: 'TaintUntolerated', producer: 'TaintManager' }],
+        ...(rescheduleTriggeredAt ? { rescheduleTriggeredAt } : {}),
+      },
+      status: { lastScheduledTime: '2026-12-01T10:00:00Z', schedulerObservingAffinityName: 'primary' },
+    });
+    assert.deepEqual(bindingPlanState(binding()), {
+      previous: [{ name: 'a', replicas: 2 }],
+      previousAffinityName: 'primary',
+      evicting: ['b'],
+      bindingUid: 'u-1',
+    });
+    assert.equal(bindingPlanState(binding('2026-12-01T09:00:00Z')).fresh, undefined);
+    const later = bindingPlanState(binding('2026-12-01T11:00:00Z'));
+    assert.equal(later.fresh, true);
+    const parsed = parsePolicyPlanFiles(files(TEMPLATE, POLICY));
+    const clusters = [{ name: 'a', labels: {}, zones: [], ready: true }];
+    assert.equal(policyScheduleInput(parsed, { clusters, ...later }).fresh, true);
   });
 
   test('wrong file contents are one error; a policy that does not select the template is a warning', () => {
