@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { BindingObject } from '../../../src/sources/policy/binding-spec.ts';
 import { CommandError } from '../../../src/kubefedctl/errors.ts';
 import {
   bindingPlanState,
@@ -10,6 +9,7 @@ import {
   renderPolicyPlanJson,
   renderPolicyPlanTable,
 } from '../../../src/kubefedctl/plan-policy.ts';
+import type { BindingObject } from '../../../src/sources/policy/binding-spec.ts';
 
 const TEMPLATE = `apiVersion: apps/v1
 kind: Deployment
