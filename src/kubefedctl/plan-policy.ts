@@ -11,8 +11,10 @@ import type { PolicyCluster } from '../sources/policy/cluster-affinity.ts';
 import { ImplicitPriority, implicitPriority, type PolicyKind } from '../sources/policy/matching.ts';
 import { candidateOf, type PolicyObject } from '../sources/policy/policies.ts';
 import {
+  APPLIED_PLACEMENT_ANNOTATION,
   type ClusterVerdict,
   explainSchedule,
+  placementString,
   rescheduleRequested,
   type ScheduleInput,
   type ScheduleResult,
@@ -77,6 +79,8 @@ export interface PolicyPlanState {
   bindingUid?: string;
   /** The binding asks for a fresh schedule (rescheduleRequested): divide as the scheduler then would. */
   fresh?: boolean;
+  /** The placement the binding's clusters were scheduled for (its applied-placement annotation; '' none). */
+  appliedPlacement?: string;
 }
 
 /**
@@ -94,6 +98,7 @@ export function bindingPlanState(binding: BindingObject): Omit<PolicyPlanState, 
     ...(evicting.length > 0 ? { evicting } : {}),
     ...(binding.spec.resource.uid ? { bindingUid: binding.spec.resource.uid } : {}),
     ...(rescheduleRequested(binding) ? { fresh: true } : {}),
+    appliedPlacement: binding.metadata.annotations?.[APPLIED_PLACEMENT_ANNOTATION] ?? '',
   };
 }
 
@@ -110,6 +115,10 @@ export function policyScheduleInput(files: PolicyPlanFiles, state: PolicyPlanSta
     ...(state.available ? { available: state.available } : {}),
     ...(state.evicting ? { evicting: state.evicting } : {}),
     ...(state.fresh ? { fresh: true } : {}),
+    // A binding read live re-divides when the planned placement is not the one its clusters were made for.
+    ...(state.appliedPlacement !== undefined
+      ? { placementChanged: state.appliedPlacement !== placementString(binding.spec.placement) }
+      : {}),
   };
 }
 

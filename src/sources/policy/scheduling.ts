@@ -49,6 +49,22 @@ export interface ScheduleInput {
   evicting?: readonly string[];
   /** spec.rescheduleTriggeredAt is later than status.lastScheduledTime: divide afresh (Karmada's Fresh mode). */
   fresh?: boolean;
+  /**
+   * The placement differs from the one the previous result was made for (Karmada's
+   * policy.karmada.io/applied-placement annotation): divide again. Unchanged, a divided binding keeps its
+   * result while its replicas are unchanged and its clusters still fit, whatever else joins the fleet
+   * (Karmada's scheduler reschedules a divided binding only when its placement or replicas change, it is
+   * rescheduled on purpose, or a cluster of it fails): a returning cluster gets nothing back unasked.
+   */
+  placementChanged?: boolean;
+}
+
+/** The annotation the scheduler records the placement of its last result in (karmada pkg/util). */
+export const APPLIED_PLACEMENT_ANNOTATION = 'policy.karmada.io/applied-placement';
+
+/** The placement as the applied-placement annotation holds it. */
+export function placementString(placement: Placement | undefined): string {
+  return JSON.stringify(placement ?? {});
 }
 
 export type ScheduleResult =
@@ -320,18 +336,8 @@ function assignReplicas(
     // Steady mode with the replicas unchanged and every cluster holding some still a candidate: the
     // previous result stands (Karmada's steady division returns it as is). Rooms count on the binding's
     // pods having taken their place, which lags behind a schedule; re-dividing then would move replicas.
-    const held = (input.previous ?? []).filter((t) => (t.replicas ?? 0) > 0);
-    if (
-      !opts.fresh &&
-      held.length > 0 &&
-      held.every((t) => candidates.some((c) => c.name === t.name)) &&
-      held.reduce((sum, t) => sum + (t.replicas ?? 0), 0) === input.replicas &&
-      (!spread || spreadShortfall(spread, byNames(held.map((t) => t.name))) === undefined)
-    )
-      return {
-        ok: true,
-        clusters: held.map((t) => ({ name: t.name, replicas: t.replicas ?? 0 })).sort(byName),
-      };
+    const kept = steadyResult(input, candidates, spread, byNames);
+    if (kept) return kept;
     if (spread) {
       const floor = spreadFloor(
         spread,
@@ -359,7 +365,38 @@ function assignReplicas(
     if (shortfall) return failure('Unschedulable', `failed to divide the replicas: ${shortfall}`);
     return result;
   }
-  return { ok: true, clusters: staticWeighted(input, candidates, strategy, verdicts) };
+  return {
+    ok: true,
+    clusters:
+      steadyResult(input, candidates, spread, (names) => candidates.filter((c) => names.includes(c.name)))
+        ?.clusters ?? staticWeighted(input, candidates, strategy, verdicts),
+  };
+}
+
+/**
+ * The previous division, when it still stands: not a fresh schedule, the placement it was made for
+ * unchanged, the replicas unchanged, and every cluster holding some still a candidate that meets the
+ * spread constraints.
+ */
+function steadyResult(
+  input: ScheduleInput,
+  candidates: readonly PolicyCluster[],
+  spread: readonly SpreadConstraint[] | undefined,
+  byNames: (names: readonly string[]) => PolicyCluster[],
+): { ok: true; clusters: TargetCluster[] } | undefined {
+  if (input.fresh === true || input.placementChanged === true) return undefined;
+  const held = (input.previous ?? []).filter((t) => (t.replicas ?? 0) > 0);
+  if (
+    held.length > 0 &&
+    held.every((t) => candidates.some((c) => c.name === t.name)) &&
+    held.reduce((sum, t) => sum + (t.replicas ?? 0), 0) === input.replicas &&
+    (!spread || spreadShortfall(spread, byNames(held.map((t) => t.name))) === undefined)
+  )
+    return {
+      ok: true,
+      clusters: held.map((t) => ({ name: t.name, replicas: t.replicas ?? 0 })).sort(byName),
+    };
+  return undefined;
 }
 
 function divisionResult(division: Division): ScheduleResult {

@@ -10,6 +10,7 @@ import {
   renderPolicyPlanTable,
 } from '../../../src/kubefedctl/plan-policy.ts';
 import type { BindingObject } from '../../../src/sources/policy/binding-spec.ts';
+import { placementString } from '../../../src/sources/policy/scheduling.ts';
 
 const TEMPLATE = `apiVersion: apps/v1
 kind: Deployment
@@ -83,6 +84,7 @@ describe('kubefedctl plan --policy: inputs', () => {
       previousAffinityName: 'primary',
       evicting: ['b'],
       bindingUid: 'u-1',
+      appliedPlacement: '',
     });
     assert.equal(bindingPlanState(binding('2026-12-01T09:00:00Z')).fresh, undefined);
     const later = bindingPlanState(binding('2026-12-01T11:00:00Z'));
@@ -90,6 +92,12 @@ describe('kubefedctl plan --policy: inputs', () => {
     const parsed = parsePolicyPlanFiles(files(TEMPLATE, POLICY));
     const clusters = [{ name: 'a', labels: {}, zones: [], ready: true }];
     assert.equal(policyScheduleInput(parsed, { clusters, ...later }).fresh, true);
+    // No applied placement recorded: the scheduler would divide again, and so does the plan; the one
+    // recorded for the planned placement keeps the binding's clusters.
+    assert.equal(policyScheduleInput(parsed, { clusters, ...later }).placementChanged, true);
+    const placement = policyScheduleInput(parsed, { clusters }).placement;
+    const same = { ...later, appliedPlacement: placementString(placement) };
+    assert.equal(policyScheduleInput(parsed, { clusters, ...same }).placementChanged, false);
   });
 
   test('wrong file contents are one error; a policy that does not select the template is a warning', () => {

@@ -345,6 +345,44 @@ describe('scheduleBinding: replicas', () => {
     });
   });
 
+  test('a divided result stands while its placement and replicas do not change (a returning cluster gets nothing back unasked)', () => {
+    // Every candidate weighs 1: three clusters would be 2/2/2, but the binding holds 3/3 on c1 and c2
+    // (c3 was away), and stays so until its placement or replicas change or a rebalance is asked for.
+    const previous = [
+      { name: 'c1', replicas: 3 },
+      { name: 'c2', replicas: 3 },
+    ];
+    const placement = divided();
+    assert.deepEqual(schedule(placement, { replicas: 6, previous }), { ok: true, clusters: previous });
+    const redivided = {
+      ok: true,
+      clusters: [
+        { name: 'c1', replicas: 2 },
+        { name: 'c2', replicas: 2 },
+        { name: 'c3', replicas: 2 },
+      ],
+    };
+    assert.deepEqual(schedule(placement, { replicas: 6, previous, placementChanged: true }), redivided);
+    assert.deepEqual(schedule(placement, { replicas: 6, previous, fresh: true }), redivided);
+    assert.deepEqual(schedule(placement, { replicas: 9, previous }), {
+      ok: true,
+      clusters: [
+        { name: 'c1', replicas: 3 },
+        { name: 'c2', replicas: 3 },
+        { name: 'c3', replicas: 3 },
+      ],
+    });
+    // A held cluster that no longer fits (here: excluded) ends the steady result.
+    const without = { ...divided(), clusterAffinity: { exclude: ['c2'] } };
+    assert.deepEqual(schedule(without, { replicas: 6, previous }), {
+      ok: true,
+      clusters: [
+        { name: 'c1', replicas: 3 },
+        { name: 'c3', replicas: 3 },
+      ],
+    });
+  });
+
   test('static weights: a cluster weighs the maximum of the entries selecting it; unselected ones are dropped', () => {
     const placement = divided({
       weightPreference: {
