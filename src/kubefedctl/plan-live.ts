@@ -31,7 +31,7 @@ import { replicaRequirementsOf } from '../sources/policy/replica-requirements.ts
 import { hostError } from './context.ts';
 import { CommandError } from './errors.ts';
 import type { PlanSource } from './plan.ts';
-import type { PolicyPlanFiles, PolicyPlanState } from './plan-policy.ts';
+import { bindingPlanState, type PolicyPlanFiles, type PolicyPlanState } from './plan-policy.ts';
 
 type Cluster = KubeObject & KubeFedCluster;
 type Fed = KubeObject & { spec?: { placement?: Placement } };
@@ -201,15 +201,9 @@ export async function livePolicyState(opts: {
   } finally {
     await clients.closeAll();
   }
-  const evicting = (binding?.spec.gracefulEvictionTasks ?? []).map((t) => t.fromCluster);
   return {
     clusters: clusters.map(policyClusterOf),
     available,
-    ...(binding?.spec.clusters ? { previous: binding.spec.clusters } : {}),
-    ...(binding?.status?.schedulerObservingAffinityName
-      ? { previousAffinityName: binding.status.schedulerObservingAffinityName }
-      : {}),
-    ...(evicting.length > 0 ? { evicting } : {}),
-    ...(binding?.spec.resource.uid ? { bindingUid: binding.spec.resource.uid } : {}),
+    ...(binding ? bindingPlanState(binding) : {}),
   };
 }

@@ -6,13 +6,16 @@
 import type { TargetCluster } from '../api/work/v1alpha2/resourcebinding.ts';
 import type { KubeObject } from '../kube/client/index.ts';
 import type { JsonObject } from '../propagation/json.ts';
-import { desiredBinding } from '../sources/policy/binding-spec.ts';
+import { type BindingObject, desiredBinding } from '../sources/policy/binding-spec.ts';
 import type { PolicyCluster } from '../sources/policy/cluster-affinity.ts';
 import { ImplicitPriority, implicitPriority, type PolicyKind } from '../sources/policy/matching.ts';
 import { candidateOf, type PolicyObject } from '../sources/policy/policies.ts';
 import {
+  APPLIED_PLACEMENT_ANNOTATION,
   type ClusterVerdict,
   explainSchedule,
+  placementString,
+  rescheduleRequested,
   type ScheduleInput,
   type ScheduleResult,
 } from '../sources/policy/scheduling.ts';
@@ -74,6 +77,29 @@ export interface PolicyPlanState {
   previousAffinityName?: string;
   evicting?: readonly string[];
   bindingUid?: string;
+  /** The binding asks for a fresh schedule (rescheduleRequested): divide as the scheduler then would. */
+  fresh?: boolean;
+  /** The placement the binding's clusters were scheduled for (its applied-placement annotation; '' none). */
+  appliedPlacement?: string;
+}
+
+/**
+ * What the template's current binding tells the scheduler: its clusters, the observed affinity term, the
+ * clusters being evicted, its uid, and whether it asks for a fresh schedule (rescheduleTriggeredAt later
+ * than lastScheduledTime), exactly as the scheduler reads them.
+ */
+export function bindingPlanState(binding: BindingObject): Omit<PolicyPlanState, 'clusters' | 'available'> {
+  const evicting = (binding.spec.gracefulEvictionTasks ?? []).map((t) => t.fromCluster);
+  return {
+    ...(binding.spec.clusters ? { previous: binding.spec.clusters } : {}),
+    ...(binding.status?.schedulerObservingAffinityName
+      ? { previousAffinityName: binding.status.schedulerObservingAffinityName }
+      : {}),
+    ...(evicting.length > 0 ? { evicting } : {}),
+    ...(binding.spec.resource.uid ? { bindingUid: binding.spec.resource.uid } : {}),
+    ...(rescheduleRequested(binding) ? { fresh: true } : {}),
+    appliedPlacement: binding.metadata.annotations?.[APPLIED_PLACEMENT_ANNOTATION] ?? '',
+  };
 }
 
 /** The scheduler's input, as the policy source would build it from the template's binding. */
@@ -88,6 +114,11 @@ export function policyScheduleInput(files: PolicyPlanFiles, state: PolicyPlanSta
     ...(state.previousAffinityName ? { previousAffinityName: state.previousAffinityName } : {}),
     ...(state.available ? { available: state.available } : {}),
     ...(state.evicting ? { evicting: state.evicting } : {}),
+    ...(state.fresh ? { fresh: true } : {}),
+    // A binding read live re-divides when the planned placement is not the one its clusters were made for.
+    ...(state.appliedPlacement !== undefined
+      ? { placementChanged: state.appliedPlacement !== placementString(binding.spec.placement) }
+      : {}),
   };
 }
 

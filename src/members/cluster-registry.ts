@@ -155,13 +155,7 @@ export class ClusterRegistry {
 
   #fingerprint(c: ClusterObject): string {
     const secret = this.#secrets.store.get(`${this.#namespace}/${c.spec?.secretRef?.name ?? ''}`);
-    return JSON.stringify([
-      isClusterReady(c.status?.conditions),
-      c.spec,
-      c.metadata.labels ?? {},
-      c.metadata.annotations ?? {},
-      secret?.metadata.resourceVersion ?? '',
-    ]);
+    return clusterChangeFingerprint(c, secret?.metadata.resourceVersion ?? '');
   }
 
   #changed(c: ClusterObject, change: ClusterChange): void {
@@ -187,4 +181,21 @@ export class ClusterRegistry {
   #emit(name: string, change: ClusterChange, ready: boolean): void {
     for (const l of this.#listeners) l.onClusterChange(name, change, ready);
   }
+}
+
+/**
+ * What a listener's view of a cluster depends on: readiness, spec, labels, annotations, the Secret, and the
+ * region and zones the scheduler spreads by (clusters.ts policyClusterOf). Not the conditions' probe
+ * times, which change on every health check.
+ */
+export function clusterChangeFingerprint(c: ClusterObject, secretResourceVersion: string): string {
+  return JSON.stringify([
+    isClusterReady(c.status?.conditions),
+    c.spec,
+    c.metadata.labels ?? {},
+    c.metadata.annotations ?? {},
+    secretResourceVersion,
+    c.status?.region ?? '',
+    [...(c.status?.zones ?? [])].sort(),
+  ]);
 }

@@ -1,5 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 /**
  * The first port of the kernel's ephemeral range, from which outgoing connections take their local port.
@@ -20,6 +22,42 @@ function ephemeralRangeStart(): number {
 const EPHEMERAL_START = ephemeralRangeStart();
 const handedOut = new Set<number>();
 
+/**
+ * Ports handed out by any test process on this machine: one file per port holding the owner's pid. A
+ * port checked free by two processes at once (a test and the controller manager it started, or two test
+ * runs) would otherwise be bound by whichever server starts first, and the other's client would talk to a
+ * stranger (SELF_SIGNED_CERT_IN_CHAIN). A file whose process has gone is taken over.
+ */
+const RESERVATIONS = join(tmpdir(), 'kubefed-ts-test-ports');
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Claims the port for this process across test processes; false when a live one holds it. */
+export function reservePort(port: number): boolean {
+  const file = join(RESERVATIONS, String(port));
+  try {
+    mkdirSync(RESERVATIONS, { recursive: true });
+    const fd = openSync(file, 'wx');
+    writeFileSync(fd, String(process.pid));
+    closeSync(fd);
+    return true;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') return true; // no shared directory: best effort
+    // An empty file is one another process is writing its pid into right now.
+    const owner = Number(readFileSync(file, 'utf8').trim());
+    if (!Number.isInteger(owner) || owner <= 0 || owner === process.pid || alive(owner)) return false;
+    writeFileSync(file, String(process.pid));
+    return true;
+  }
+}
+
 function tryListen(port: number): Promise<number | undefined> {
   return new Promise((resolve) => {
     const srv = createServer();
@@ -36,7 +74,7 @@ function tryListen(port: number): Promise<number | undefined> {
 /**
  * A TCP port on 127.0.0.1 that was free a moment ago, for a server process to bind. Chosen below the
  * ephemeral range (10000 and up) so that the many client connections of a test cannot take it first; never
- * the same port twice in one process. Falls back to an OS-chosen port where the range is unknown.
+ * the same port twice in one process, nor one another live test process holds. Falls back to an OS-chosen port where the range is unknown.
  */
 export async function freePort(): Promise<number> {
   if (EPHEMERAL_START > 0) {
@@ -45,7 +83,7 @@ export async function freePort(): Promise<number> {
       if (handedOut.has(candidate)) continue;
       // Reserved before the check, so that concurrent callers never pick the same port.
       handedOut.add(candidate);
-      if ((await tryListen(candidate)) !== undefined) return candidate;
+      if (reservePort(candidate) && (await tryListen(candidate)) !== undefined) return candidate;
       handedOut.delete(candidate);
     }
   }

@@ -141,7 +141,8 @@ describe('cluster taints against real apiservers', () => {
       metadata: { name: 'not-ready-no-execute' },
       spec: {
         targetClusters: { clusterNames: ['m2'] },
-        addOnConditions: [{ conditionType: 'Ready', operator: 'NotIn', statusValues: ['True'] }],
+        // A stopped member has only Offline=True: a missing Ready matches neither In nor NotIn.
+        addOnConditions: [{ conditionType: 'Offline', operator: 'In', statusValues: ['True'] }],
         removeOnConditions: [{ conditionType: 'Ready', operator: 'In', statusValues: ['True'] }],
         taints: [{ key: NOT_READY, effect: 'NoExecute' }],
       },

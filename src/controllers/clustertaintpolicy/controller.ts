@@ -18,7 +18,7 @@ import type { Runnable } from '../../runtime/manager.ts';
 import { ok, type ReconcileResult, retry } from '../../runtime/reconcile.ts';
 import { taintString } from '../../sources/policy/taints.ts';
 import { type ClusterObject, updateClusterTaints } from '../kubefedcluster/taint-writer.ts';
-import { decideTaints } from './decide.ts';
+import { decideTaints, policiesInOrder } from './decide.ts';
 
 export const ClusterTaintPolicyType: ResourceType = {
   group: GROUP,
@@ -77,9 +77,7 @@ export class ClusterTaintPolicyController implements Runnable {
   async reconcile(key: string): Promise<ReconcileResult> {
     const cluster = this.#clusters.store.get(key);
     if (!cluster) return ok();
-    const policies = this.#policies.store
-      .list()
-      .sort((a, b) => (a.metadata.name ?? '').localeCompare(b.metadata.name ?? ''));
+    const policies = policiesInOrder(this.#policies.store.list());
     const now = (this.#opts.now?.() ?? new Date()).toISOString().replace(/\.\d{3}Z$/, 'Z');
     try {
       const written = await updateClusterTaints(this.#opts.host, cluster, (fresh) =>

@@ -11,9 +11,10 @@ import { policyClusterOf } from '../../sources/policy/clusters.ts';
 import { editTaints } from '../kubefedcluster/taints.ts';
 
 /**
- * Whether every match condition holds on the conditions: the status of a condition the cluster does not
- * have counts as Unknown (so `Ready NotIn [True]` holds for an unreachable KubeFedCluster, which has no
- * Ready condition). An empty list never matches: a policy without addOnConditions adds nothing.
+ * Whether every match condition holds on the conditions (karmada conditionMatches): a condition the
+ * cluster does not have matches neither In nor NotIn (so `Ready NotIn [True]` does not hold for an
+ * unreachable KubeFedCluster, which has only Offline=True). An empty list never matches: a policy
+ * without addOnConditions adds nothing.
  */
 export function conditionsMatch(
   conditions: readonly ClusterCondition[],
@@ -21,14 +22,30 @@ export function conditionsMatch(
 ): boolean {
   if (!match || match.length === 0) return false;
   return match.every((m) => {
-    const status = conditions.find((c) => c.type === m.conditionType)?.status ?? 'Unknown';
-    const listed = m.statusValues.includes(status);
-    return m.operator === 'In' ? listed : !listed;
+    const condition = conditions.find((c) => c.type === m.conditionType);
+    if (!condition) return false;
+    const listed = m.statusValues.includes(condition.status);
+    return m.operator === 'In' ? listed : m.operator === 'NotIn' && !listed;
   });
 }
 
 /**
- * The cluster's taints after every policy that targets it, in the order given (Karmada lists them by name):
+ * The order Karmada's Reconcile applies policies in: by creationTimestamp, then (a tie-break Karmada's
+ * unstable sort leaves open) by name, so that conflicting policies settle the same way every time.
+ */
+export function policiesInOrder<T extends { metadata?: { name?: string; creationTimestamp?: string } }>(
+  policies: readonly T[],
+): T[] {
+  const key = (p: T) => p.metadata?.creationTimestamp ?? '';
+  const name = (p: T) => p.metadata?.name ?? '';
+  return [...policies].sort((a, b) =>
+    key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : name(a) < name(b) ? -1 : name(a) > name(b) ? 1 : 0,
+  );
+}
+
+/**
+ * The cluster's taints after every policy that targets it, in the order given (Karmada's Reconcile sorts
+ * them by creationTimestamp: policiesInOrder):
  * a policy whose addOnConditions all match adds its taints that are missing (stamped `timeAdded: now`),
  * one whose removeOnConditions all match removes them (by key and effect). Undefined when nothing changes.
  * A policy whose targetClusters cannot be evaluated (an invalid label selector) is skipped.

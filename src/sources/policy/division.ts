@@ -24,12 +24,14 @@ export function notEnoughMessage(total: number): string {
 /**
  * Divides `replicas` in proportion to each candidate's room, never above it. Without `fresh` the
  * replicas a cluster already has are kept (KubeFed's rebalance off): a scale up adds, a scale down
- * removes, both by room; `fresh` divides from scratch. Fails when the rooms add up to less than replicas.
+ * removes, both by room; `fresh` divides from scratch. `seeds` get at least one replica each (the
+ * planner's minReplicas), so that spread constraints survive the division. Fails when the rooms add up
+ * to less than replicas.
  */
 export function divideByRoom(
   replicas: number,
   candidates: readonly RoomCandidate[],
-  opts: { fresh: boolean; key: string },
+  opts: { fresh: boolean; key: string; seeds?: ReadonlySet<string> },
 ): Division {
   const total = candidates.reduce((sum, c) => sum + Math.max(0, c.room), 0);
   if (total < replicas) return { ok: false, message: notEnoughMessage(total) };
@@ -38,7 +40,7 @@ export function divideByRoom(
   const current: Record<string, number> = {};
   for (const c of candidates) {
     const room = Math.max(0, c.room);
-    preferences[c.name] = { minReplicas: 0, weight: room };
+    preferences[c.name] = { minReplicas: opts.seeds?.has(c.name) ? 1 : 0, weight: room };
     capacity[c.name] = room;
     if (c.previous > 0) current[c.name] = c.previous;
   }

@@ -1,6 +1,7 @@
 // Kubernetes resource quantities (k8s.io/apimachinery/pkg/api/resource Quantity) parsed exactly, as
 // integers of nano-units, so that "100m" CPU and "1Gi" memory compare and divide without float error.
-// Values finer than a nano-unit are rounded up, like Quantity's internal scale. Pure.
+// Values finer than a nano-unit are rounded up and magnitudes above 2^63-1 units are capped there, as
+// ParseQuantity does (its "cap at min/max bounds"), so no input makes us compute a huge power. Pure.
 
 const DECIMAL: Record<string, bigint> = {
   n: 1n,
@@ -23,6 +24,10 @@ const BINARY: Record<string, bigint> = {
   Ei: 1n << 60n,
 };
 const NANO = 1_000_000_000n;
+/** Quantity's maxAllowed: 2^63-1 units, in nano-units. */
+const MAX_NANOS = ((1n << 63n) - 1n) * NANO;
+/** Beyond this exponent (the digits' own length aside) a nonzero value is certainly capped or tiny. */
+const EXPONENT_BOUND = 64n;
 const PATTERN = /^([+-]?)(\d*)(?:\.(\d*))?(?:([eE])([+-]?\d+)|(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]))?$/;
 
 /** The quantity in nano-units (1 = 1n, 1e9 = 1), or undefined when it is not a valid quantity. */
@@ -32,11 +37,17 @@ export function parseQuantity(value: string | number): bigint | undefined {
   if (!m) return undefined;
   const [, sign, whole = '', fraction = '', e, exponent, suffix = ''] = m;
   if (whole === '' && fraction === '') return undefined;
+  const digits = `${whole}${fraction}`.replace(/^0+/, '');
+  if (digits === '') return 0n;
   // digits / 10^fraction.length × multiplier, as a fraction num/den, then rounded up to a nano-unit.
-  let num = BigInt(`${whole}${fraction}` || '0');
+  let num = BigInt(digits);
   let den = 10n ** BigInt(fraction.length);
   if (e) {
     const exp = BigInt(exponent ?? '0');
+    // The value is digits × 10^(exp - fraction.length): far out of range either way, settle it unpowered.
+    const magnitude = exp - BigInt(fraction.length);
+    if (magnitude > EXPONENT_BOUND) return signed(sign, MAX_NANOS);
+    if (magnitude < -(EXPONENT_BOUND + BigInt(digits.length))) return signed(sign, 1n);
     if (exp >= 0n) num *= 10n ** exp * NANO;
     else {
       num *= NANO;
@@ -45,6 +56,10 @@ export function parseQuantity(value: string | number): bigint | undefined {
   } else if (suffix in BINARY) num *= (BINARY[suffix] ?? 1n) * NANO;
   else num *= DECIMAL[suffix] ?? NANO;
   const nanos = (num + den - 1n) / den;
+  return signed(sign, nanos > MAX_NANOS ? MAX_NANOS : nanos);
+}
+
+function signed(sign: string | undefined, nanos: bigint): bigint {
   return sign === '-' ? -nanos : nanos;
 }
 

@@ -17,17 +17,21 @@ export function formatQuantity(nanos: bigint): string {
   return `${nanos}n`;
 }
 
-/** The pod spec a workload's replicas are made of, for the kinds Karmada's default interpreter knows. */
+/**
+ * The pod spec a workload's replicas are made of, for the kinds Karmada's default interpreter knows. Those
+ * are keyed by group, version and kind (pkg/resourceinterpreter/default/native/replica.go), so a CRD
+ * that happens to be called Deployment in another group is none.
+ */
 function podSpecOf(template: KubeObject): Record<string, unknown> | undefined {
   const spec = isPlainObject(template.spec) ? template.spec : undefined;
   if (!spec) return undefined;
-  switch (template.kind) {
-    case 'Pod':
+  switch (`${template.apiVersion ?? ''}/${template.kind ?? ''}`) {
+    case 'v1/Pod':
       return spec;
-    case 'Deployment':
-    case 'ReplicaSet':
-    case 'StatefulSet':
-    case 'Job': {
+    case 'apps/v1/Deployment':
+    case 'apps/v1/ReplicaSet':
+    case 'apps/v1/StatefulSet':
+    case 'batch/v1/Job': {
       const pod = isPlainObject(spec.template) ? spec.template : undefined;
       return pod && isPlainObject(pod.spec) ? pod.spec : undefined;
     }

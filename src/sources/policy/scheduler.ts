@@ -21,7 +21,13 @@ import type { BindingObject } from './binding-spec.ts';
 import { type Bindings, bindingTypeOf } from './bindings.ts';
 import type { CapacityEstimator } from './capacity-estimator.ts';
 import { policyClusterOf } from './clusters.ts';
-import { needsAvailableReplicas, scheduleBinding } from './scheduling.ts';
+import {
+  APPLIED_PLACEMENT_ANNOTATION,
+  needsAvailableReplicas,
+  placementString,
+  rescheduleRequested,
+  scheduleBinding,
+} from './scheduling.ts';
 
 export const SCHEDULED_MESSAGE = 'Binding has been scheduled successfully.';
 
@@ -43,14 +49,6 @@ function needsCapacity(b: BindingObject): boolean {
 
 function notBefore(now: string, trigger: string | undefined): string {
   return trigger && Date.parse(trigger) > Date.parse(now) ? trigger : now;
-}
-
-/** spec.rescheduleTriggeredAt later than status.lastScheduledTime: Karmada's Fresh mode. */
-export function rescheduleRequested(b: BindingObject): boolean {
-  const trigger = b.spec.rescheduleTriggeredAt;
-  if (!trigger) return false;
-  const last = b.status?.lastScheduledTime;
-  return !last || Date.parse(trigger) > Date.parse(last);
 }
 
 export class Scheduler {
@@ -108,6 +106,7 @@ export class Scheduler {
       }
     }
     const fresh = rescheduleRequested(b);
+    const applied = placementString(b.spec.placement);
     const result = scheduleBinding({
       placement: b.spec.placement,
       clusters,
@@ -118,6 +117,7 @@ export class Scheduler {
       ...(available ? { available } : {}),
       evicting: (b.spec.gracefulEvictionTasks ?? []).map((t) => t.fromCluster),
       fresh,
+      placementChanged: b.metadata.annotations?.[APPLIED_PLACEMENT_ANNOTATION] !== applied,
     });
     try {
       let binding: BindingObject = b;
@@ -125,13 +125,23 @@ export class Scheduler {
       // No cluster fits: Karmada writes the empty result ("continue to patch (cleanup) the result",
       // pkg/scheduler/scheduler.go), so the copies go; a scheduler error keeps the last decision.
       const next = result.ok ? result.clusters : result.reason === 'NoClusterFit' ? [] : undefined;
-      if (next && !jsonEqual(next, b.spec.clusters ?? [])) {
+      // The placement this result was made for is recorded with it (Karmada's applied-placement), also
+      // when the clusters stay the same, so that the next schedule knows whether the placement changed.
+      const record = result.ok && b.metadata.annotations?.[APPLIED_PLACEMENT_ANNOTATION] !== applied;
+      const clustersChanged = next !== undefined && !jsonEqual(next, b.spec.clusters ?? []);
+      if (clustersChanged || record) {
         binding = await this.#opts.host.update(bindingTypeOf(b), {
           ...b,
-          spec: { ...b.spec, clusters: next },
+          metadata: record
+            ? {
+                ...b.metadata,
+                annotations: { ...b.metadata.annotations, [APPLIED_PLACEMENT_ANNOTATION]: applied },
+              }
+            : b.metadata,
+          spec: clustersChanged ? { ...b.spec, clusters: next } : b.spec,
         });
-        scheduledNow = result.ok;
-        if (result.ok) this.#event(binding, 'Normal', 'ScheduleBindingSucceed', SCHEDULED_MESSAGE);
+        scheduledNow = result.ok && clustersChanged;
+        if (scheduledNow) this.#event(binding, 'Normal', 'ScheduleBindingSucceed', SCHEDULED_MESSAGE);
       }
       const previous = b.status?.conditions?.find((c) => c.type === BindingCondition.Scheduled);
       if (!result.ok && (previous?.status !== 'False' || previous.message !== result.message)) {

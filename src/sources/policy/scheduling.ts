@@ -10,12 +10,21 @@ import type {
   ClusterAffinity,
   Placement,
   ReplicaSchedulingStrategy,
+  SpreadConstraint,
 } from '../../api/policy/v1alpha1/index.ts';
 import type { TargetCluster } from '../../api/work/v1alpha2/resourcebinding.ts';
 import { LabelSelectorError } from '../../propagation/label-selector.ts';
 import { affinityMatches, type PolicyCluster } from './cluster-affinity.ts';
 import { aggregateByRoom, type Division, divideByRoom, type RoomCandidate } from './division.ts';
-import { defaultSpreadConstraints, missingSpreadProperty, selectBySpread, spreadIgnored } from './spread.ts';
+import {
+  defaultSpreadConstraints,
+  missingSpreadProperty,
+  type SpreadCandidate,
+  selectBySpread,
+  spreadFloor,
+  spreadIgnored,
+  spreadShortfall,
+} from './spread.ts';
 import { findUntoleratedTaint, taintString, withDefaultTolerations } from './taints.ts';
 import { websterSeats } from './webster.ts';
 
@@ -40,6 +49,22 @@ export interface ScheduleInput {
   evicting?: readonly string[];
   /** spec.rescheduleTriggeredAt is later than status.lastScheduledTime: divide afresh (Karmada's Fresh mode). */
   fresh?: boolean;
+  /**
+   * The placement differs from the one the previous result was made for (Karmada's
+   * policy.karmada.io/applied-placement annotation): divide again. Unchanged, a divided binding keeps its
+   * result while its replicas are unchanged and its clusters still fit, whatever else joins the fleet
+   * (Karmada's scheduler reschedules a divided binding only when its placement or replicas change, it is
+   * rescheduled on purpose, or a cluster of it fails): a returning cluster gets nothing back unasked.
+   */
+  placementChanged?: boolean;
+}
+
+/** The annotation the scheduler records the placement of its last result in (karmada pkg/util). */
+export const APPLIED_PLACEMENT_ANNOTATION = 'policy.karmada.io/applied-placement';
+
+/** The placement as the applied-placement annotation holds it. */
+export function placementString(placement: Placement | undefined): string {
+  return JSON.stringify(placement ?? {});
 }
 
 export type ScheduleResult =
@@ -64,7 +89,8 @@ export interface ClusterVerdict {
 }
 
 type Failure = Extract<ScheduleResult, { ok: false }>;
-type Explained = { result: ScheduleResult; clusters: ClusterVerdict[] };
+/** capacityUnknown: the term failed only for want of capacity figures, which may yet come. */
+type Explained = { result: ScheduleResult; clusters: ClusterVerdict[]; capacityUnknown?: boolean };
 
 /** The taint Karmada's cluster controller puts on a cluster whose Ready condition is not True. */
 const NOT_READY_TAINT: Taint = { key: 'cluster.karmada.io/not-ready', effect: 'NoSchedule' };
@@ -79,7 +105,9 @@ const CAPACITY_UNKNOWN = 'capacity for the workload is not known yet';
  * Schedules one binding. Candidates are the clusters the filters keep; with clusterAffinities the terms
  * are tried in order, starting at the previously observed one (Karmada keeps a binding on its term and
  * falls over to the next only when that one fails), and the first term that schedules wins; if none
- * does, the first failure is reported. Results are sorted by name.
+ * does, the first failure is reported. A term that fails only because some clusters' capacity is not
+ * known yet stops the walk: that is no reason to move the binding to a later term for good.
+ * Results are sorted by name.
  */
 export function scheduleBinding(input: ScheduleInput): ScheduleResult {
   return explainSchedule(input).result;
@@ -103,11 +131,23 @@ export function explainSchedule(input: ScheduleInput): {
     const explained = scheduleWith(input, term);
     if (explained.result.ok)
       return { ...explained, result: { ...explained.result, affinityName: term.affinityName } };
+    if (explained.capacityUnknown) return explained;
     first ??= explained;
   }
   return (
     first ?? { result: failure('SchedulerError', 'no cluster affinity term to schedule with'), clusters: [] }
   );
+}
+
+/** spec.rescheduleTriggeredAt later than status.lastScheduledTime: Karmada's Fresh mode. */
+export function rescheduleRequested(b: {
+  spec: { rescheduleTriggeredAt?: string };
+  status?: { lastScheduledTime?: string };
+}): boolean {
+  const trigger = b.spec.rescheduleTriggeredAt;
+  if (!trigger) return false;
+  const last = b.status?.lastScheduledTime;
+  return !last || Date.parse(trigger) > Date.parse(last);
 }
 
 /** Whether the binding is divided by the clusters' room, so that scheduling needs `available`. */
@@ -142,9 +182,9 @@ function scheduleWith(input: ScheduleInput, affinity: ClusterAffinity | undefine
   const evicting = new Set(input.evicting ?? []);
   const tolerations = withDefaultTolerations(input.placement?.clusterTolerations);
   const capacity = needsAvailableReplicas(input.placement, input.replicas);
-  const spread = spreadIgnored(input.placement)
-    ? []
-    : defaultSpreadConstraints(input.placement?.spreadConstraints);
+  // The SpreadConstraint filter reads the placement's constraints even when the selection ignores them.
+  const filterSpread = defaultSpreadConstraints(input.placement?.spreadConstraints);
+  const spread = spreadIgnored(input.placement) ? [] : filterSpread;
   const reasons = new Map<string, number>();
   const verdicts = new Map<string, ClusterVerdict>();
   const candidates: PolicyCluster[] = [];
@@ -171,7 +211,7 @@ function scheduleWith(input: ScheduleInput, affinity: ClusterAffinity | undefine
         ? `cluster(s) had untolerated taint {${taintString(taint)}}`
         : evicting.has(cluster.name)
           ? EVICTING
-          : missingSpreadProperty(spread, cluster);
+          : missingSpreadProperty(filterSpread, cluster);
     if (reason !== undefined) {
       verdict.reason = reason;
       reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
@@ -181,14 +221,18 @@ function scheduleWith(input: ScheduleInput, affinity: ClusterAffinity | undefine
     } else candidates.push(cluster);
   }
   const explained = (result: ScheduleResult): Explained => ({ result, clusters: [...verdicts.values()] });
+  // Rooms fall short while some candidates' capacity is unknown: that, not the shortage, is the news.
+  const unknownCapacity = (): Explained => ({
+    ...explained(
+      failure(
+        'Unschedulable',
+        `the capacity of cluster(s) ${unknown.join(', ')} for the workload is not known yet`,
+      ),
+    ),
+    capacityUnknown: true,
+  });
   if (candidates.length === 0) {
-    if (unknown.length > 0)
-      return explained(
-        failure(
-          'Unschedulable',
-          `the capacity of cluster(s) ${unknown.join(', ')} for the workload is not known yet`,
-        ),
-      );
+    if (unknown.length > 0) return unknownCapacity();
     // framework.FitError: "0/N clusters are available: " and the sorted "<count> <reason>" histogram.
     const histogram = [...reasons].map(([reason, count]) => `${count} ${reason}`).sort();
     return explained(
@@ -202,17 +246,16 @@ function scheduleWith(input: ScheduleInput, affinity: ClusterAffinity | undefine
   );
   let selected = candidates;
   if (spread.length > 0) {
-    const selection = selectBySpread(
-      spread,
-      candidates.map((c) => ({
-        cluster: c,
-        scheduled: previous.has(c.name),
-        ...(capacity ? { room: rooms.get(c.name) ?? 0 } : {}),
-      })),
-      capacity ? input.replicas : undefined,
-    );
-    if (!selection.ok)
+    const spreadCandidates: SpreadCandidate[] = candidates.map((c) => ({
+      cluster: c,
+      scheduled: previous.has(c.name),
+      ...(capacity ? { room: rooms.get(c.name) ?? 0 } : {}),
+    }));
+    const selection = selectBySpread(spread, spreadCandidates, capacity ? input.replicas : undefined);
+    if (!selection.ok) {
+      if (unknown.length > 0 && capacity && roomTotal(rooms) < input.replicas) return unknownCapacity();
       return explained(failure('Unschedulable', `failed to select clusters: ${selection.message}`));
+    }
     const chosen = new Set(selection.clusters);
     for (const c of candidates)
       if (!chosen.has(c.name)) {
@@ -226,14 +269,25 @@ function scheduleWith(input: ScheduleInput, affinity: ClusterAffinity | undefine
     if (v) v.candidate = true;
   }
 
-  const result = assignReplicas(input, selected, capacity ? rooms : undefined, previous, verdicts);
+  const result = assignReplicas(
+    input,
+    selected,
+    capacity ? rooms : undefined,
+    previous,
+    verdicts,
+    spread.length > 0 ? spread : undefined,
+  );
+  if (!result.ok && 'short' in result && result.short && unknown.length > 0) return unknownCapacity();
   if (result.ok)
     for (const t of result.clusters) {
       const v = verdicts.get(t.name);
       if (v) v.replicas = t.replicas ?? 0;
     }
-  return explained(result);
+  return explained(result.ok ? result : failure(result.reason, result.message));
 }
+
+const roomTotal = (rooms: ReadonlyMap<string, number>) =>
+  [...rooms.values()].reduce((sum, r) => sum + Math.max(0, r), 0);
 
 /** ClusterMatches treats an invalid label selector as no match. */
 function matches(affinity: ClusterAffinity | undefined, cluster: PolicyCluster): boolean {
@@ -245,10 +299,15 @@ function matches(affinity: ClusterAffinity | undefined, cluster: PolicyCluster):
   }
 }
 
+/** An assignment's failure; `short`: the rooms together cannot hold the replicas. */
+type Assignment = ScheduleResult | (Failure & { short?: boolean });
+
 /**
  * AssignReplicas: a non-workload (replicas 0) goes to every candidate without replicas; Duplicated (also
  * when replicaScheduling is unset) gives each candidate all replicas; Divided divides them and drops
- * clusters left with none (removeZeroReplicasCluster).
+ * clusters left with none (removeZeroReplicasCluster). With spread constraints (`spread`) the division
+ * by room keeps a replica on one cluster of every chosen group and on enough clusters for the cluster
+ * minGroups, and a result that still falls short of a minGroups is Unschedulable, never half-satisfied.
  */
 function assignReplicas(
   input: ScheduleInput,
@@ -256,7 +315,8 @@ function assignReplicas(
   rooms: ReadonlyMap<string, number> | undefined,
   previous: ReadonlyMap<string, number>,
   verdicts: ReadonlyMap<string, ClusterVerdict>,
-): ScheduleResult {
+  spread: readonly SpreadConstraint[] | undefined,
+): Assignment {
   if (input.replicas <= 0) return { ok: true, clusters: candidates.map((c) => ({ name: c.name })) };
   const strategy = input.placement?.replicaScheduling;
   if (!strategy || (strategy.replicaSchedulingType ?? 'Divided') === 'Duplicated')
@@ -268,32 +328,75 @@ function assignReplicas(
       if (v) v.weight = room;
       return { name: c.name, room, previous: previous.get(c.name) ?? 0 };
     });
-    const opts = { fresh: input.fresh === true, key: input.bindingUid };
+    const opts: { fresh: boolean; key: string; seeds?: ReadonlySet<string> } = {
+      fresh: input.fresh === true,
+      key: input.bindingUid,
+    };
+    const byNames = (names: readonly string[]) => candidates.filter((c) => names.includes(c.name));
     // Steady mode with the replicas unchanged and every cluster holding some still a candidate: the
     // previous result stands (Karmada's steady division returns it as is). Rooms count on the binding's
     // pods having taken their place, which lags behind a schedule; re-dividing then would move replicas.
-    const held = (input.previous ?? []).filter((t) => (t.replicas ?? 0) > 0);
-    if (
-      !opts.fresh &&
-      held.length > 0 &&
-      held.every((t) => candidates.some((c) => c.name === t.name)) &&
-      held.reduce((sum, t) => sum + (t.replicas ?? 0), 0) === input.replicas
-    )
-      return {
-        ok: true,
-        clusters: held.map((t) => ({ name: t.name, replicas: t.replicas ?? 0 })).sort(byName),
-      };
+    const kept = steadyResult(input, candidates, spread, byNames);
+    if (kept) return kept;
+    if (spread) {
+      const floor = spreadFloor(
+        spread,
+        candidates.map((c) => ({
+          cluster: c,
+          scheduled: previous.has(c.name),
+          room: rooms.get(c.name) ?? 0,
+        })),
+        input.replicas,
+      );
+      if (!floor.ok) return failure('Unschedulable', floor.message);
+      opts.seeds = new Set(floor.seeds);
+    }
     // With spread constraints the selection already decided the clusters; Aggregated packs otherwise.
     const aggregated =
       (strategy.replicaDivisionPreference ?? 'Weighted') === 'Aggregated' &&
       (input.placement?.spreadConstraints ?? []).length === 0;
-    return divisionResult(
-      aggregated
-        ? aggregateByRoom(input.replicas, roomCandidates, opts)
-        : divideByRoom(input.replicas, roomCandidates, opts),
-    );
+    const division = aggregated
+      ? aggregateByRoom(input.replicas, roomCandidates, opts)
+      : divideByRoom(input.replicas, roomCandidates, opts);
+    if (!division.ok) return { ...failure('Unschedulable', division.message), short: true };
+    const result = divisionResult(division);
+    const shortfall =
+      spread && result.ok ? spreadShortfall(spread, byNames(result.clusters.map((t) => t.name))) : undefined;
+    if (shortfall) return failure('Unschedulable', `failed to divide the replicas: ${shortfall}`);
+    return result;
   }
-  return { ok: true, clusters: staticWeighted(input, candidates, strategy, verdicts) };
+  return {
+    ok: true,
+    clusters:
+      steadyResult(input, candidates, spread, (names) => candidates.filter((c) => names.includes(c.name)))
+        ?.clusters ?? staticWeighted(input, candidates, strategy, verdicts),
+  };
+}
+
+/**
+ * The previous division, when it still stands: not a fresh schedule, the placement it was made for
+ * unchanged, the replicas unchanged, and every cluster holding some still a candidate that meets the
+ * spread constraints.
+ */
+function steadyResult(
+  input: ScheduleInput,
+  candidates: readonly PolicyCluster[],
+  spread: readonly SpreadConstraint[] | undefined,
+  byNames: (names: readonly string[]) => PolicyCluster[],
+): { ok: true; clusters: TargetCluster[] } | undefined {
+  if (input.fresh === true || input.placementChanged === true) return undefined;
+  const held = (input.previous ?? []).filter((t) => (t.replicas ?? 0) > 0);
+  if (
+    held.length > 0 &&
+    held.every((t) => candidates.some((c) => c.name === t.name)) &&
+    held.reduce((sum, t) => sum + (t.replicas ?? 0), 0) === input.replicas &&
+    (!spread || spreadShortfall(spread, byNames(held.map((t) => t.name))) === undefined)
+  )
+    return {
+      ok: true,
+      clusters: held.map((t) => ({ name: t.name, replicas: t.replicas ?? 0 })).sort(byName),
+    };
+  return undefined;
 }
 
 function divisionResult(division: Division): ScheduleResult {

@@ -112,6 +112,9 @@ export function selectBySpread(
     clusterC?.maxGroups && clusterC.maxGroups > 0 ? clusterC.maxGroups : Number.POSITIVE_INFINITY;
   const groupC = groupConstraint(constraints);
 
+  if (clusterMax < clusterMin)
+    // The webhook refuses this; a policy stored without it must not silently get fewer clusters.
+    return { ok: false, message: 'the cluster spreadConstraint.MaxGroups is less than its MinGroups' };
   if (!groupC) {
     if (order.length < clusterMin)
       return {
@@ -126,6 +129,11 @@ export function selectBySpread(
       if (roomOf(chosen) < needReplicas)
         return { ok: false, message: `no enough resource when selecting ${n} clusters` };
     }
+    if (chosen.length < clusterMin)
+      return {
+        ok: false,
+        message: 'the number of clusters is less than the cluster spreadConstraint.MinGroups',
+      };
     return { ok: true, clusters: chosen.map((c) => c.cluster.name).sort(byName) };
   }
 
@@ -172,4 +180,68 @@ export function selectBySpread(
   if (needReplicas !== undefined && roomOf(chosen) < needReplicas)
     return { ok: false, message: `no enough resource when selecting ${k} ${name} groups` };
   return { ok: true, clusters: chosen.map((c) => c.cluster.name).sort(byName) };
+}
+
+/** What a division must keep for the spread constraints to hold (spreadFloor). */
+export type SpreadFloor = { ok: true; seeds: string[] } | { ok: false; message: string };
+
+/**
+ * The clusters of a spread selection that must each keep at least one replica so that the division
+ * cannot undo the selection: the best cluster of each chosen group, then the best of the rest until the
+ * cluster constraint's minGroups, never more than `replicas`. Fails when `replicas` are too few to meet
+ * the minGroups at all (one replica per cluster or group at least).
+ */
+export function spreadFloor(
+  constraints: readonly SpreadConstraint[],
+  selected: readonly SpreadCandidate[],
+  replicas: number,
+): SpreadFloor {
+  const order = [...selected].sort(preferred);
+  const clusterMin = constraints.find((c) => c.spreadByField === 'cluster')?.minGroups ?? 1;
+  const groupC = groupConstraint(constraints);
+  const groupMin = groupC?.minGroups ?? 1;
+  const need = Math.max(clusterMin, groupC ? groupMin : 1);
+  if (replicas < need)
+    return {
+      ok: false,
+      message: `${replicas} replica(s) cannot meet the spread constraints: they need at least ${need} (one per ${
+        groupC && groupMin >= clusterMin ? groupName(groupC) : 'cluster'
+      })`,
+    };
+  const heads: SpreadCandidate[] = [];
+  if (groupC) {
+    const seen = new Set<string>();
+    for (const c of order) {
+      const v = groupValue(groupC, c.cluster);
+      if (seen.has(v)) continue;
+      seen.add(v);
+      heads.push(c);
+    }
+  }
+  const seeds = heads.slice(0, replicas);
+  for (const c of order) {
+    if (seeds.length >= Math.min(clusterMin, replicas)) break;
+    if (!seeds.includes(c)) seeds.push(c);
+  }
+  return { ok: true, seeds: seeds.map((c) => c.cluster.name).sort(byName) };
+}
+
+/**
+ * Whether the clusters a division gave replicas meet the spread constraints' minGroups (the division
+ * only drops clusters, so the maxGroups still hold): the reason when they do not.
+ */
+export function spreadShortfall(
+  constraints: readonly SpreadConstraint[],
+  clusters: readonly PolicyCluster[],
+): string | undefined {
+  const clusterMin = constraints.find((c) => c.spreadByField === 'cluster')?.minGroups ?? 1;
+  if (clusters.length < clusterMin)
+    return `the replicas went to ${clusters.length} cluster(s), fewer than the cluster spreadConstraint.MinGroups ${clusterMin}`;
+  const groupC = groupConstraint(constraints);
+  if (!groupC) return undefined;
+  const groups = new Set(clusters.map((c) => groupValue(groupC, c))).size;
+  const groupMin = groupC.minGroups ?? 1;
+  if (groups < groupMin)
+    return `the replicas went to ${groups} ${groupName(groupC)} group(s), fewer than the ${groupName(groupC)} spreadConstraint.MinGroups ${groupMin}`;
+  return undefined;
 }

@@ -1,12 +1,18 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
+import { parseAllDocuments } from 'yaml';
 import type {
   ClusterCondition,
   KubeFedCluster,
   Taint,
 } from '../../../src/api/core/v1beta1/kubefedcluster.ts';
 import type { ClusterTaintPolicy } from '../../../src/api/policy/v1alpha1/clustertaintpolicy.ts';
-import { conditionsMatch, decideTaints } from '../../../src/controllers/clustertaintpolicy/decide.ts';
+import {
+  conditionsMatch,
+  decideTaints,
+  policiesInOrder,
+} from '../../../src/controllers/clustertaintpolicy/decide.ts';
 import { probeConditions } from '../../../src/controllers/kubefedcluster/health.ts';
 import { editTaints, healthTaints } from '../../../src/controllers/kubefedcluster/taints.ts';
 import type { KubeObject } from '../../../src/kube/client/index.ts';
@@ -115,18 +121,26 @@ const policy = (name: string, spec: Partial<ClusterTaintPolicy['spec']>): Cluste
   spec: { taints: [{ key: 'cluster.karmada.io/not-ready', effect: 'NoExecute' }], ...spec },
 });
 const notReadyNoExecute = policy('not-ready', {
-  addOnConditions: [{ conditionType: 'Ready', operator: 'NotIn', statusValues: ['True'] }],
+  addOnConditions: [{ conditionType: 'Offline', operator: 'In', statusValues: ['True'] }],
   removeOnConditions: [{ conditionType: 'Ready', operator: 'In', statusValues: ['True'] }],
 });
 
 describe('conditionsMatch', () => {
-  it('a missing condition has status Unknown', () => {
+  it('a condition the cluster lacks matches neither In nor NotIn (karmada conditionMatches)', () => {
     assert.equal(
       conditionsMatch(offline, [{ conditionType: 'Ready', operator: 'In', statusValues: ['Unknown'] }]),
-      true,
+      false,
     );
     assert.equal(
       conditionsMatch(offline, [{ conditionType: 'Ready', operator: 'NotIn', statusValues: ['True'] }]),
+      false,
+    );
+    assert.equal(
+      conditionsMatch(offline, [{ conditionType: 'Offline', operator: 'In', statusValues: ['True'] }]),
+      true,
+    );
+    assert.equal(
+      conditionsMatch(notReady, [{ conditionType: 'Ready', operator: 'NotIn', statusValues: ['True'] }]),
       true,
     );
     assert.equal(
@@ -188,11 +202,63 @@ describe('decideTaints', () => {
     });
     assert.equal(decideTaints(cluster('a', offline), [notReadyNoExecute, remover], NOW), undefined);
   });
+  it('policies apply by creationTimestamp, then name, not by name alone', () => {
+    const at = (p: ClusterTaintPolicy, creationTimestamp: string): ClusterTaintPolicy => ({
+      ...p,
+      metadata: { ...p.metadata, creationTimestamp },
+    });
+    const a = at(policy('a', {}), '2026-12-01T10:00:02Z');
+    const b = at(policy('b', {}), '2026-12-01T10:00:01Z');
+    const c = at(policy('c', {}), '2026-12-01T10:00:01Z');
+    assert.deepEqual(
+      policiesInOrder([a, c, b]).map((p) => p.metadata?.name),
+      ['b', 'c', 'a'],
+    );
+    // The later remover wins only when it is applied last: by creation, not by name.
+    const remover = at(
+      policy('a-remover', {
+        removeOnConditions: [{ conditionType: 'Offline', operator: 'In', statusValues: ['True'] }],
+      }),
+      '2026-12-01T09:00:00Z',
+    );
+    const adder = at(notReadyNoExecute, '2026-12-01T10:00:00Z');
+    assert.equal(decideTaints(cluster('a', offline), policiesInOrder([adder, remover]), NOW)?.length, 1);
+  });
   it('a policy with an invalid label selector is skipped', () => {
     const bad = policy('bad', {
       ...notReadyNoExecute.spec,
       targetClusters: { labelSelector: { matchExpressions: [{ key: 'x', operator: 'Bogus' }] } },
     });
     assert.equal(decideTaints(cluster('a', offline), [bad], NOW), undefined);
+  });
+});
+
+describe('the NoExecute sample (config/samples/karmada/clustertaintpolicy-no-execute.yaml)', () => {
+  const sample = parseAllDocuments(
+    readFileSync(
+      new URL('../../../config/samples/karmada/clustertaintpolicy-no-execute.yaml', import.meta.url),
+      'utf8',
+    ),
+  ).map((d) => d.toJS() as ClusterTaintPolicy);
+  const keys = (t: Taint[] | undefined) => (t ?? []).map((x) => `${x.key}:${x.effect}`);
+  it('taints a stopped member (Offline=True, no Ready) unreachable NoExecute', () => {
+    const probed = probeConditions({ kind: 'unreachable', error: 'connection refused' }, NOW);
+    assert.deepEqual(keys(decideTaints(cluster('a', probed), sample, NOW)), [
+      'cluster.karmada.io/unreachable:NoExecute',
+    ]);
+  });
+  it('taints a member that answers not ready not-ready NoExecute', () => {
+    const probed = probeConditions({ kind: 'notReady' }, NOW);
+    assert.deepEqual(keys(decideTaints(cluster('a', probed), sample, NOW)), [
+      'cluster.karmada.io/not-ready:NoExecute',
+    ]);
+  });
+  it('removes both on Ready=True', () => {
+    const tainted: Taint[] = [
+      { key: 'cluster.karmada.io/unreachable', effect: 'NoExecute', timeAdded: EARLIER },
+      { key: 'cluster.karmada.io/not-ready', effect: 'NoExecute', timeAdded: EARLIER },
+    ];
+    const probed = probeConditions({ kind: 'ready' }, NOW);
+    assert.deepEqual(decideTaints(cluster('a', probed, tainted), sample, NOW), []);
   });
 });

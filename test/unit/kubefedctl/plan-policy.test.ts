@@ -2,12 +2,15 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { CommandError } from '../../../src/kubefedctl/errors.ts';
 import {
+  bindingPlanState,
   offlinePolicyState,
   parsePolicyPlanFiles,
   policyScheduleInput,
   renderPolicyPlanJson,
   renderPolicyPlanTable,
 } from '../../../src/kubefedctl/plan-policy.ts';
+import type { BindingObject } from '../../../src/sources/policy/binding-spec.ts';
+import { placementString } from '../../../src/sources/policy/scheduling.ts';
 
 const TEMPLATE = `apiVersion: apps/v1
 kind: Deployment
@@ -61,6 +64,40 @@ describe('kubefedctl plan --policy: inputs', () => {
     assert.equal(input.bindingUid, 'u-1');
     assert.deepEqual(input.previous, [{ name: 'a', replicas: 2 }]);
     assert.equal(input.placement?.replicaScheduling?.replicaSchedulingType, 'Divided');
+  });
+
+  test('--live: a binding whose rescheduleTriggeredAt is later than lastScheduledTime plans Fresh', () => {
+    const binding = (rescheduleTriggeredAt?: string): BindingObject => ({
+      apiVersion: 'work.karmada.io/v1alpha2',
+      kind: 'ResourceBinding',
+      metadata: { name: 'web-deployment', namespace: 'default' },
+      spec: {
+        resource: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', uid: 'u-1' },
+        clusters: [{ name: 'a', replicas: 2 }],
+        gracefulEvictionTasks: [{ fromCluster: 'b', reason: 'TaintUntolerated', producer: 'TaintManager' }],
+        ...(rescheduleTriggeredAt ? { rescheduleTriggeredAt } : {}),
+      },
+      status: { lastScheduledTime: '2026-12-01T10:00:00Z', schedulerObservingAffinityName: 'primary' },
+    });
+    assert.deepEqual(bindingPlanState(binding()), {
+      previous: [{ name: 'a', replicas: 2 }],
+      previousAffinityName: 'primary',
+      evicting: ['b'],
+      bindingUid: 'u-1',
+      appliedPlacement: '',
+    });
+    assert.equal(bindingPlanState(binding('2026-12-01T09:00:00Z')).fresh, undefined);
+    const later = bindingPlanState(binding('2026-12-01T11:00:00Z'));
+    assert.equal(later.fresh, true);
+    const parsed = parsePolicyPlanFiles(files(TEMPLATE, POLICY));
+    const clusters = [{ name: 'a', labels: {}, zones: [], ready: true }];
+    assert.equal(policyScheduleInput(parsed, { clusters, ...later }).fresh, true);
+    // No applied placement recorded: the scheduler would divide again, and so does the plan; the one
+    // recorded for the planned placement keeps the binding's clusters.
+    assert.equal(policyScheduleInput(parsed, { clusters, ...later }).placementChanged, true);
+    const placement = policyScheduleInput(parsed, { clusters }).placement;
+    const same = { ...later, appliedPlacement: placementString(placement) };
+    assert.equal(policyScheduleInput(parsed, { clusters, ...same }).placementChanged, false);
   });
 
   test('wrong file contents are one error; a policy that does not select the template is a warning', () => {

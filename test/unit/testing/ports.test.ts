@@ -19,3 +19,26 @@ test('freePort hands out distinct bindable ports outside the ephemeral range tha
     });
   }
 });
+
+test('a port reserved by a live test process is not handed to another; one whose owner exited is taken over', async () => {
+  const { spawnSync } = await import('node:child_process');
+  const { reservePort } = await import('../../../src/testing/ports.ts');
+  const port = 10_000 + Math.floor(Math.random() * 1_000) + (process.pid % 1_000);
+  const claimIn = (p: number) =>
+    spawnSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `import { reservePort } from ${JSON.stringify(new URL('../../../src/testing/ports.ts', import.meta.url).href)}; process.stdout.write(String(reservePort(${p})));`,
+      ],
+      { encoding: 'utf8' },
+    ).stdout;
+  // Held by this (live) process: another process is refused.
+  assert.equal(reservePort(port), true);
+  assert.equal(claimIn(port), 'false');
+  // Claimed by a process that has exited: the next one takes it over.
+  const other = port + 2_000;
+  assert.equal(claimIn(other), 'true');
+  assert.equal(reservePort(other), true);
+});

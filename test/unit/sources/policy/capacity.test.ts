@@ -160,6 +160,25 @@ describe('estimateAvailableReplicas', () => {
   });
 });
 
+describe('parseQuantity bounds (resource.ParseQuantity caps at 2^63-1 and rounds tiny values up)', () => {
+  const MAX = ((1n << 63n) - 1n) * G;
+  test('huge exponents cap at once and never throw', () => {
+    assert.equal(parseQuantity('1e9999999'), MAX);
+    assert.equal(parseQuantity('1e999999999'), MAX);
+    assert.equal(parseQuantity(`1e${'9'.repeat(40)}`), MAX);
+    assert.equal(parseQuantity('-1e999999999'), -MAX);
+    assert.equal(parseQuantity('99999999999999999999'), MAX);
+    assert.equal(parseQuantity('9Ei'), MAX);
+    assert.equal(parseQuantity('9223372036854775807'), MAX);
+  });
+  test('tiny nonzero values round up to one nano-unit; zero stays zero', () => {
+    assert.equal(parseQuantity('1e-999999999'), 1n);
+    assert.equal(parseQuantity('1e-12'), 1n);
+    assert.equal(parseQuantity('0e-999999999'), 0n);
+    assert.equal(parseQuantity('0.000e999999999'), 0n);
+  });
+});
+
 describe('replicaRequirementsOf', () => {
   const deployment = (podSpec: Record<string, unknown>): KubeObject => ({
     apiVersion: 'apps/v1',
@@ -213,6 +232,21 @@ describe('replicaRequirementsOf', () => {
           nodeSelector: {},
         }),
       ),
+      undefined,
+    );
+  });
+
+  test('the kind must be in its group and version: a CRD named Deployment is no Deployment', () => {
+    const pod = { containers: [{ name: 'a', resources: { requests: { cpu: '1' } } }] };
+    assert.ok(replicaRequirementsOf(deployment(pod)));
+    assert.equal(replicaRequirementsOf({ ...deployment(pod), apiVersion: 'example.com/v1' }), undefined);
+    assert.equal(
+      replicaRequirementsOf({
+        apiVersion: 'example.com/v1',
+        kind: 'Pod',
+        metadata: { name: 'p' },
+        spec: pod,
+      }),
       undefined,
     );
   });

@@ -3,10 +3,10 @@ import { describe, test } from 'node:test';
 import type { Placement } from '../../../../src/api/policy/v1alpha1/index.ts';
 import type { BindingObject } from '../../../../src/sources/policy/binding-spec.ts';
 import type { PolicyCluster } from '../../../../src/sources/policy/cluster-affinity.ts';
-import { rescheduleRequested } from '../../../../src/sources/policy/scheduler.ts';
 import {
   explainSchedule,
   needsAvailableReplicas,
+  rescheduleRequested,
   type ScheduleInput,
   scheduleBinding,
 } from '../../../../src/sources/policy/scheduling.ts';

@@ -345,6 +345,44 @@ describe('scheduleBinding: replicas', () => {
     });
   });
 
+  test('a divided result stands while its placement and replicas do not change (a returning cluster gets nothing back unasked)', () => {
+    // Every candidate weighs 1: three clusters would be 2/2/2, but the binding holds 3/3 on c1 and c2
+    // (c3 was away), and stays so until its placement or replicas change or a rebalance is asked for.
+    const previous = [
+      { name: 'c1', replicas: 3 },
+      { name: 'c2', replicas: 3 },
+    ];
+    const placement = divided();
+    assert.deepEqual(schedule(placement, { replicas: 6, previous }), { ok: true, clusters: previous });
+    const redivided = {
+      ok: true,
+      clusters: [
+        { name: 'c1', replicas: 2 },
+        { name: 'c2', replicas: 2 },
+        { name: 'c3', replicas: 2 },
+      ],
+    };
+    assert.deepEqual(schedule(placement, { replicas: 6, previous, placementChanged: true }), redivided);
+    assert.deepEqual(schedule(placement, { replicas: 6, previous, fresh: true }), redivided);
+    assert.deepEqual(schedule(placement, { replicas: 9, previous }), {
+      ok: true,
+      clusters: [
+        { name: 'c1', replicas: 3 },
+        { name: 'c2', replicas: 3 },
+        { name: 'c3', replicas: 3 },
+      ],
+    });
+    // A held cluster that no longer fits (here: excluded) ends the steady result.
+    const without = { ...divided(), clusterAffinity: { exclude: ['c2'] } };
+    assert.deepEqual(schedule(without, { replicas: 6, previous }), {
+      ok: true,
+      clusters: [
+        { name: 'c1', replicas: 3 },
+        { name: 'c3', replicas: 3 },
+      ],
+    });
+  });
+
   test('static weights: a cluster weighs the maximum of the entries selecting it; unselected ones are dropped', () => {
     const placement = divided({
       weightPreference: {
@@ -437,5 +475,35 @@ describe('scheduleBinding: replicas', () => {
         clusters: [{ name: 'c3', replicas: 5 }],
       },
     );
+  });
+});
+
+describe('scheduleBinding: unknown capacity', () => {
+  const byRoom = divided({ weightPreference: { dynamicWeight: 'AvailableReplicas' } });
+  test('names the clusters whose capacity is unknown when the known rooms fall short', () => {
+    const r = schedule(byRoom, { replicas: 5, available: new Map([['c1', 2]]) });
+    assert.deepEqual(r, {
+      ok: false,
+      reason: 'Unschedulable',
+      message: 'the capacity of cluster(s) c2, c3 for the workload is not known yet',
+    });
+  });
+  test('enough known room: schedules on the known clusters', () => {
+    const r = schedule(byRoom, { replicas: 2, available: new Map([['c1', 2]]) });
+    assert.deepEqual(r, { ok: true, clusters: [{ name: 'c1', replicas: 2 }] });
+  });
+  test('clusterAffinities: a term short only of capacity figures does not move the binding on', () => {
+    const placement: Placement = {
+      ...byRoom,
+      clusterAffinities: [
+        { affinityName: 'primary', clusterNames: ['c1'] },
+        { affinityName: 'backup', clusterNames: ['c2'] },
+      ],
+    };
+    assert.deepEqual(schedule(placement, { replicas: 3, available: new Map([['c2', 5]]) }), {
+      ok: false,
+      reason: 'Unschedulable',
+      message: 'the capacity of cluster(s) c1 for the workload is not known yet',
+    });
   });
 });

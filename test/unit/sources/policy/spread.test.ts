@@ -213,3 +213,148 @@ describe('spread constraints', () => {
     );
   });
 });
+
+describe('spread constraints survive the division', () => {
+  const regions = [cluster('a', 'r1'), cluster('b', 'r2'), cluster('c', 'r3')];
+  const byRoom = (
+    constraints: Placement['spreadConstraints'],
+    preference: 'Weighted' | 'Aggregated' = 'Weighted',
+  ): Placement => ({
+    spreadConstraints: constraints,
+    replicaScheduling: {
+      replicaSchedulingType: 'Divided',
+      replicaDivisionPreference: preference,
+      ...(preference === 'Weighted' ? { weightPreference: { dynamicWeight: 'AvailableReplicas' } } : {}),
+    },
+  });
+  const threeGroups = byRoom([
+    { spreadByField: 'region', minGroups: 3 },
+    { spreadByField: 'cluster', minGroups: 3 },
+  ]);
+  const names = (r: ReturnType<typeof scheduleBinding>) => (r.ok ? r.clusters.map((t) => t.name) : r);
+  const total = (r: ReturnType<typeof scheduleBinding>) =>
+    r.ok ? r.clusters.reduce((sum, t) => sum + (t.replicas ?? 0), 0) : -1;
+
+  test('a steady scale-down keeps a replica in every region (2/4/6 to 6)', () => {
+    const r = scheduleBinding({
+      placement: threeGroups,
+      clusters: regions,
+      replicas: 6,
+      bindingUid: 'u',
+      available: new Map([
+        ['a', 4],
+        ['b', 8],
+        ['c', 12],
+      ]),
+      previous: [
+        { name: 'a', replicas: 2 },
+        { name: 'b', replicas: 4 },
+        { name: 'c', replicas: 6 },
+      ],
+    });
+    assert.deepEqual(names(r), ['a', 'b', 'c']);
+    assert.equal(total(r), 6);
+  });
+
+  test('fresh, rooms 1/1/100, 3 replicas: one each', () => {
+    const r = scheduleBinding({
+      placement: threeGroups,
+      clusters: regions,
+      replicas: 3,
+      bindingUid: 'u',
+      available: new Map([
+        ['a', 1],
+        ['b', 1],
+        ['c', 100],
+      ]),
+    });
+    assert.deepEqual(r, {
+      ok: true,
+      clusters: [
+        { name: 'a', replicas: 1 },
+        { name: 'b', replicas: 1 },
+        { name: 'c', replicas: 1 },
+      ],
+    });
+  });
+
+  test('Aggregated with region minGroups 2, 2 replicas, rooms 1/10/100: two regions', () => {
+    const r = scheduleBinding({
+      placement: byRoom([{ spreadByField: 'region', minGroups: 2 }], 'Aggregated'),
+      clusters: regions,
+      replicas: 2,
+      bindingUid: 'u',
+      available: new Map([
+        ['a', 1],
+        ['b', 10],
+        ['c', 100],
+      ]),
+    });
+    assert.deepEqual(names(r), ['b', 'c']);
+  });
+
+  test('too few replicas for the minGroups: Unschedulable, not a half-satisfied result', () => {
+    const r = scheduleBinding({
+      placement: threeGroups,
+      clusters: regions,
+      replicas: 2,
+      bindingUid: 'u',
+      available: new Map([
+        ['a', 10],
+        ['b', 10],
+        ['c', 10],
+      ]),
+    });
+    assert.deepEqual(r, {
+      ok: false,
+      reason: 'Unschedulable',
+      message: '2 replica(s) cannot meet the spread constraints: they need at least 3 (one per region)',
+    });
+  });
+
+  test('a chosen group whose only cluster has no room: Unschedulable', () => {
+    const r = scheduleBinding({
+      placement: byRoom([{ spreadByField: 'region', minGroups: 3 }]),
+      clusters: regions,
+      replicas: 3,
+      bindingUid: 'u',
+      available: new Map([
+        ['a', 0],
+        ['b', 10],
+        ['c', 10],
+      ]),
+    });
+    assert.equal(r.ok, false);
+    assert.match(r.ok ? '' : r.message, /fewer than the region spreadConstraint.MinGroups 3/);
+  });
+});
+
+describe('spread constraints: cluster minGroups and the filter', () => {
+  test('without a grouping level, a cluster maxGroups below its minGroups is Unschedulable', () => {
+    const r = scheduleBinding({
+      placement: { spreadConstraints: [{ spreadByField: 'cluster', minGroups: 3, maxGroups: 2 }] },
+      clusters: fleet,
+      replicas: 0,
+      bindingUid: 'u',
+    });
+    assert.deepEqual(r, {
+      ok: false,
+      reason: 'Unschedulable',
+      message: 'failed to select clusters: the cluster spreadConstraint.MaxGroups is less than its MinGroups',
+    });
+  });
+
+  test('static weights ignore the constraints, yet the filter still drops clusters without the property', () => {
+    const r = scheduleBinding({
+      placement: {
+        spreadConstraints: [{ spreadByField: 'region', minGroups: 1 }],
+        replicaScheduling: { replicaSchedulingType: 'Divided', replicaDivisionPreference: 'Weighted' },
+      },
+      clusters: fleet,
+      replicas: 5,
+      bindingUid: 'u',
+    });
+    // Five replicas over the four clusters with a region (x, without one, would take one of five).
+    assert.deepEqual(r.ok && r.clusters.map((t) => t.name), ['a1', 'a2', 'b1', 'c1']);
+  });
+});
