@@ -151,23 +151,24 @@ describe('failover of native resources', () => {
 
     const bigInCluster3 = (await copy('cluster3', 'big'))?.metadata.uid;
     assert.ok(bigInCluster3);
-    // A ClusterTaintPolicy puts the not-ready NoExecute taint on a cluster that is not Ready, and takes it
-    // off when it is Ready again. cluster3 goes down; both policies tolerate the taint for 3 s.
+    // A ClusterTaintPolicy puts the unreachable NoExecute taint on a cluster that is Offline (a stopped
+    // member), and takes it off when it is Ready again. cluster3 goes down; both policies tolerate the
+    // taint for 3 s.
     await host.create(ClusterTaintPolicyType, {
       apiVersion: 'policy.karmada.io/v1alpha1',
       kind: 'ClusterTaintPolicy',
-      metadata: { name: 'not-ready' },
+      metadata: { name: 'unreachable' },
       spec: {
-        addOnConditions: [{ conditionType: 'Ready', operator: 'NotIn', statusValues: ['True'] }],
+        addOnConditions: [{ conditionType: 'Offline', operator: 'In', statusValues: ['True'] }],
         removeOnConditions: [{ conditionType: 'Ready', operator: 'In', statusValues: ['True'] }],
-        taints: [{ key: NOT_READY, effect: 'NoExecute' }],
+        taints: [{ key: UNREACHABLE, effect: 'NoExecute' }],
       },
     });
     await fed.cluster('cluster3').stopApiServer();
     let restarted = false;
     try {
       await waitForCluster(host, 'cluster3', 'tainted NoExecute', (c) =>
-        Boolean(c.spec.taints?.some((t) => t.key === NOT_READY && t.effect === 'NoExecute')),
+        Boolean(c.spec.taints?.some((t) => t.key === UNREACHABLE && t.effect === 'NoExecute')),
       );
 
       // web: its two replicas move to cluster1 and cluster2; the task ends once they are available there.
