@@ -116,8 +116,8 @@ describe('failover of native resources', () => {
       metadata: { name, namespace: NSA },
       spec,
     });
-    // Both divided by what each cluster can take (a statically weighted binding is re-divided whenever a
-    // cluster comes back). web: 6 × 0.5 CPU, two per cluster. big: 3 × 2 CPU, one per cluster.
+    // Both divided by what each cluster can take. web: 6 × 0.5 CPU, two per cluster. big: 3 × 2 CPU, one
+    // per cluster: once web has moved, cluster1 and cluster2 have no 2 CPU left for a second one.
     await host.create(
       PolicyTypes.PropagationPolicy,
       pp('web', {
