@@ -62,6 +62,13 @@ export function applicationFailures(
     if (left < 0 || (left === 0 && tolerationMs === 0)) evict.push(cluster);
     else recheck = Math.min(recheck, Math.max(left, 1));
   }
+  // A copy unhealthy everywhere is a bad workload, not a bad cluster: evicting every cluster would leave
+  // no replacement (the tasks then block, karmada#7455) and freeze every copy against the fix. Evict
+  // only while another scheduled cluster, not itself being evicted, runs the workload Healthy.
+  const healthy = (binding.status?.aggregatedStatus ?? []).some(
+    (i) => scheduled.has(i.clusterName) && !evicting.has(i.clusterName) && i.health === 'Healthy',
+  );
+  if (!healthy) evict.length = 0;
   const out: ApplicationFailures = { evict, unhealthySince: since };
   if (Number.isFinite(recheck)) out.recheckAfterMs = recheck;
   return out;

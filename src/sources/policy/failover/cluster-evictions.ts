@@ -39,7 +39,9 @@ export function noExecuteTolerationLeftMs(
     const toleration = tolerations.find((t) => tolerates(t, taint));
     if (!toleration) return { leftMs: 0, taint };
     if (toleration.tolerationSeconds === undefined || toleration.tolerationSeconds === null) continue;
-    const added = taint.timeAdded ? Date.parse(taint.timeAdded) : now.getTime();
+    // An unset or unreadable timeAdded counts from now, as an unset one always did.
+    const parsed = taint.timeAdded ? Date.parse(taint.timeAdded) : Number.NaN;
+    const added = Number.isNaN(parsed) ? now.getTime() : parsed;
     const left = added + Math.max(0, Number(toleration.tolerationSeconds)) * 1_000 - now.getTime();
     if (left <= 0) return { leftMs: 0, taint };
     if (left < leftMs) {

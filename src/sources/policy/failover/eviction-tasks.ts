@@ -101,18 +101,18 @@ export function assessEvictionTasks(b: ResourceBinding, now: Date, opts: AssessO
   let recheck = Number.POSITIVE_INFINITY;
   for (const task of b.spec.gracefulEvictionTasks ?? []) {
     const end = (why: TaskEnd) => out.ended.push({ cluster: task.fromCluster, why });
-    // karmada#5803: the cluster is back. With a replacement the task just ends (the replicas stay where
-    // they went: rebalancing is asked for); without one, the eviction is undone.
+    // karmada#5803: the cluster is back. Without a replacement the eviction is undone; with one the task
+    // ends as any other, once the replacement is available (the replicas stay where they went:
+    // rebalancing is asked for).
     if (
       task.reason === EvictionReason.TaintUntolerated &&
       clusterRecovered(byName.get(task.fromCluster), b.spec, now)
     ) {
-      if (replaced) end('recovered');
-      else {
+      if (!replaced) {
         if (!out.clusters.some((c) => c.name === task.fromCluster)) out.clusters.push(restoredTarget(task));
         end('cancelled');
+        continue;
       }
-      continue;
     }
     if (task.suppressDeletion === true) {
       out.tasks.push(task);
@@ -122,7 +122,8 @@ export function assessEvictionTasks(b: ResourceBinding, now: Date, opts: AssessO
       end('confirmed');
       continue;
     }
-    if (!task.creationTimestamp) {
+    // A task without a readable creation time (written by hand) starts its grace period now.
+    if (!task.creationTimestamp || Number.isNaN(Date.parse(task.creationTimestamp))) {
       out.tasks.push({ ...task, creationTimestamp: nowIso });
       continue;
     }
@@ -140,7 +141,8 @@ export function assessEvictionTasks(b: ResourceBinding, now: Date, opts: AssessO
       end('replaced');
       continue;
     }
-    const graceMs = (task.gracePeriodSeconds ?? opts.timeoutSeconds) * 1_000;
+    const grace = Number(task.gracePeriodSeconds ?? opts.timeoutSeconds);
+    const graceMs = (Number.isFinite(grace) ? grace : opts.timeoutSeconds) * 1_000;
     const left = Date.parse(task.creationTimestamp) + graceMs - now.getTime();
     if (left <= 0) {
       end('timeout');
@@ -153,7 +155,8 @@ export function assessEvictionTasks(b: ResourceBinding, now: Date, opts: AssessO
     recheck = Math.min(recheck, left);
     out.tasks.push(unblocked(task));
   }
-  out.clusters.sort((x, y) => x.name.localeCompare(y.name));
+  // The scheduler's order (code points), so that the two never rewrite spec.clusters back and forth.
+  out.clusters.sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
   if (Number.isFinite(recheck)) out.recheckAfterMs = recheck;
   return out;
 }

@@ -42,8 +42,31 @@ describe('applicationFailures (detectFailure)', () => {
     const unknown = applicationFailures(withHealth({ c2: 'Unknown' }), since, s(30));
     assert.deepEqual([...unknown.unhealthySince], [['c2', s(0)]]);
     assert.deepEqual(
-      applicationFailures(withHealth({ c2: 'Unhealthy' }), unknown.unhealthySince, s(61)).evict,
+      applicationFailures(withHealth({ c1: 'Healthy', c2: 'Unhealthy' }), unknown.unhealthySince, s(61))
+        .evict,
       ['c2'],
+    );
+  });
+
+  test('a copy unhealthy everywhere evicts nothing (a bad workload, not a bad cluster); the clocks keep running', () => {
+    const since = new Map([
+      ['c1', s(0)],
+      ['c2', s(0)],
+    ]);
+    const everywhere = applicationFailures(withHealth({ c1: 'Unhealthy', c2: 'Unhealthy' }), since, s(61));
+    assert.deepEqual(everywhere.evict, []);
+    assert.deepEqual([...everywhere.unhealthySince.keys()], ['c1', 'c2']);
+    // Healthy only where it is being evicted already does not count either.
+    const b = withHealth(
+      { c1: 'Healthy', c2: 'Unhealthy' },
+      { gracefulEvictionTasks: [{ fromCluster: 'c1', reason: 'ApplicationFailure', producer: 'x' }] },
+    );
+    assert.deepEqual(applicationFailures(b, since, s(61)).evict, []);
+    // As soon as another copy runs Healthy, the long-unhealthy one goes.
+    assert.deepEqual(
+      applicationFailures(withHealth({ c1: 'Unhealthy', c2: 'Unhealthy', c3: 'Healthy' }), since, s(61))
+        .evict,
+      ['c1', 'c2'],
     );
   });
 
@@ -65,7 +88,10 @@ describe('applicationFailures (detectFailure)', () => {
     const b = binding(
       { failover: { application: { decisionConditions: {} } } },
       {
-        aggregatedStatus: [{ clusterName: 'c1', health: 'Unhealthy' }],
+        aggregatedStatus: [
+          { clusterName: 'c1', health: 'Unhealthy' },
+          { clusterName: 'c2', health: 'Healthy' },
+        ],
       },
     );
     const since = new Map([['c1', s(0)]]);

@@ -149,11 +149,27 @@ describe('assessEvictionTasks', () => {
   });
 
   const back = [cluster('c1'), cluster('c2'), cluster('c3')];
-  test('karmada#5803: the cluster recovered and a replacement exists: the task just ends', () => {
-    const a = assessEvictionTasks(moved(), at(10), { ...opts, clusters: back });
-    assert.deepEqual(a.tasks, []);
-    assert.deepEqual(a.ended, [{ cluster: 'c3', why: 'recovered' }]);
-    assert.deepEqual(a.clusters, moved().spec.clusters, 'the replicas stay where they moved');
+  test('karmada#5803: the cluster recovered and a replacement exists: the task ends once the replacement is available', () => {
+    // The old copy in the recovered cluster may be the only one running: it stays until the new ones are.
+    const pending = assessEvictionTasks(moved(), at(10), { ...opts, clusters: back });
+    assert.equal(pending.tasks.length, 1);
+    assert.deepEqual(pending.ended, []);
+    const done = assessEvictionTasks(moved(task(), healthy(['c1', 'c2'])), at(10), {
+      ...opts,
+      clusters: back,
+    });
+    assert.deepEqual(done.tasks, []);
+    assert.deepEqual(done.ended, [{ cluster: 'c3', why: 'healthy' }]);
+    assert.deepEqual(done.clusters, moved().spec.clusters, 'the replicas stay where they moved');
+  });
+
+  test('unreadable task times: the grace period starts now and ends at the default, never hangs', () => {
+    const garbled = assessEvictionTasks(moved(task({ creationTimestamp: 'garbage' })), at(10), opts);
+    assert.equal(garbled.tasks[0]?.creationTimestamp, new Date(at(10)).toISOString().replace(/\.\d+Z$/, 'Z'));
+    const badGrace = task({ gracePeriodSeconds: 'x' as unknown as number });
+    const kept = assessEvictionTasks(moved(badGrace), at(10), opts);
+    assert.equal(kept.tasks.length, 1);
+    assert.ok(Number.isFinite(kept.recheckAfterMs), 'a recheck is scheduled');
   });
 
   test('karmada#5803: the cluster recovered before its replicas could move: the eviction is undone', () => {
