@@ -96,12 +96,7 @@ export async function liveSource(opts: {
       candidates.map(async (cname) => {
         const cluster = clusters.find((c) => c.metadata.name === cname) as Cluster;
         try {
-          const secret = await host.get<KubeObject & ClusterSecret>(
-            CoreTypes.secrets,
-            cluster.spec?.secretRef?.name ?? '',
-            kubefedNamespace,
-          );
-          const client = clients.clientFor(cluster, secret);
+          const client = await memberClient(host, clients, cluster, kubefedNamespace);
           let member: KubeObject & {
             spec?: { replicas?: number; selector?: { matchLabels?: Record<string, string> } };
             status?: { readyReplicas?: number };
@@ -179,12 +174,7 @@ export async function livePolicyState(opts: {
         .map(async (cluster) => {
           const cname = cluster.metadata.name ?? '';
           try {
-            const secret = await host.get<KubeObject & ClusterSecret>(
-              CoreTypes.secrets,
-              cluster.spec?.secretRef?.name ?? '',
-              kubefedNamespace,
-            );
-            const client = clients.clientFor(cluster, secret);
+            const client = await memberClient(host, clients, cluster, kubefedNamespace);
             const [nodes, pods] = await Promise.all([
               client.listAll(CoreTypes.nodes),
               client.listAll(CoreTypes.pods),
@@ -206,4 +196,19 @@ export async function livePolicyState(opts: {
     available,
     ...(binding ? bindingPlanState(binding) : {}),
   };
+}
+
+/** A client for the member, from its KubeFedCluster and the Secret with its token. */
+async function memberClient(
+  host: KubeClient,
+  clients: ClusterClients,
+  cluster: Cluster,
+  kubefedNamespace: string,
+): Promise<ReturnType<ClusterClients['clientFor']>> {
+  const secret = await host.get<KubeObject & ClusterSecret>(
+    CoreTypes.secrets,
+    cluster.spec?.secretRef?.name ?? '',
+    kubefedNamespace,
+  );
+  return clients.clientFor(cluster, secret);
 }
