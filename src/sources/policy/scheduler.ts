@@ -21,6 +21,7 @@ import type { BindingObject } from './binding-spec.ts';
 import { type Bindings, bindingTypeOf } from './bindings.ts';
 import type { CapacityEstimator } from './capacity-estimator.ts';
 import { policyClusterOf } from './clusters.ts';
+import { bindingEvent } from './failover/events.ts';
 import {
   APPLIED_PLACEMENT_ANNOTATION,
   needsAvailableReplicas,
@@ -195,13 +196,6 @@ export class Scheduler {
   }
 
   #event(b: BindingObject, type: 'Normal' | 'Warning', reason: string, message: string): void {
-    void this.#opts.events
-      .record(
-        { ...b, apiVersion: 'work.karmada.io/v1alpha2', kind: bindingTypeOf(b).kind },
-        type,
-        reason,
-        message,
-      )
-      .catch(() => {});
+    bindingEvent(this.#opts.events, b, type, reason, message);
   }
 }
