@@ -3,6 +3,9 @@ import * as internal from './core/v1alpha1/index.ts';
 import * as core from './core/v1beta1/index.ts';
 import { buildCrd, type CustomResourceDefinition } from './crd.ts';
 import * as mcdns from './multiclusterdns/v1alpha1/index.ts';
+import * as ocmCluster from './ocm/cluster/v1beta1/index.ts';
+import * as ocmWork from './ocm/work/v1/index.ts';
+import * as ocmWorkAlpha from './ocm/work/v1alpha1/index.ts';
 import * as policy from './policy/v1alpha1/index.ts';
 import * as scheduling from './scheduling/v1alpha1/index.ts';
 import * as work from './work/v1alpha2/index.ts';
@@ -151,6 +154,116 @@ export function allCrds(): CustomResourceDefinition[] {
       printerColumns: [],
     }),
     ...policyCrds(),
+    ...ocmHubCrds(),
+  ];
+}
+
+/**
+ * OCM's hub-side work and placement CRDs (open-cluster-management-io/api work/v1, work/v1alpha1,
+ * cluster/v1beta1), with OCM's names and printer columns. ManifestWork gains Applied/Available/Age columns
+ * (a kubefed-ts addition; OCM's CRD has none).
+ */
+function ocmHubCrds(): CustomResourceDefinition[] {
+  return [
+    buildCrd({
+      group: ocmWork.GROUP,
+      version: ocmWork.VERSION,
+      kind: ocmWork.MW_KIND,
+      plural: ocmWork.MW_PLURAL,
+      singular: ocmWork.MW_SINGULAR,
+      scope: 'Namespaced',
+      schema: ocmWork.ManifestWorkSchema,
+      statusSubresource: true,
+      printerColumns: [
+        { name: 'Applied', type: 'string', jsonPath: ".status.conditions[?(@.type=='Applied')].status" },
+        { name: 'Available', type: 'string', jsonPath: ".status.conditions[?(@.type=='Available')].status" },
+        { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+      ],
+    }),
+    buildCrd({
+      group: ocmWorkAlpha.GROUP,
+      version: ocmWorkAlpha.VERSION,
+      kind: ocmWorkAlpha.MWRS_KIND,
+      plural: ocmWorkAlpha.MWRS_PLURAL,
+      singular: ocmWorkAlpha.MWRS_SINGULAR,
+      shortNames: ocmWorkAlpha.MWRS_SHORT_NAMES,
+      scope: 'Namespaced',
+      schema: ocmWorkAlpha.ManifestWorkReplicaSetSchema,
+      statusSubresource: true,
+      printerColumns: [
+        {
+          name: 'Placement',
+          type: 'string',
+          jsonPath: ".status.conditions[?(@.type=='PlacementVerified')].reason",
+        },
+        {
+          name: 'Found',
+          type: 'string',
+          jsonPath: ".status.conditions[?(@.type=='PlacementVerified')].status",
+        },
+        {
+          name: 'ManifestWorks',
+          type: 'string',
+          jsonPath: ".status.conditions[?(@.type=='ManifestworkApplied')].reason",
+        },
+        {
+          name: 'Applied',
+          type: 'string',
+          jsonPath: ".status.conditions[?(@.type=='ManifestworkApplied')].status",
+        },
+      ],
+    }),
+    buildCrd({
+      group: ocmCluster.GROUP,
+      version: ocmCluster.VERSION,
+      kind: ocmCluster.PLACEMENT_KIND,
+      plural: ocmCluster.PLACEMENT_PLURAL,
+      singular: ocmCluster.PLACEMENT_SINGULAR,
+      scope: 'Namespaced',
+      schema: ocmCluster.PlacementSchema,
+      statusSubresource: true,
+      printerColumns: [
+        {
+          name: 'Succeeded',
+          type: 'string',
+          jsonPath: ".status.conditions[?(@.type=='PlacementSatisfied')].status",
+        },
+        {
+          name: 'Reason',
+          type: 'string',
+          jsonPath: ".status.conditions[?(@.type=='PlacementSatisfied')].reason",
+        },
+        { name: 'SelectedClusters', type: 'integer', jsonPath: '.status.numberOfSelectedClusters' },
+      ],
+    }),
+    buildCrd({
+      group: ocmCluster.GROUP,
+      version: ocmCluster.VERSION,
+      kind: ocmCluster.PLACEMENT_DECISION_KIND,
+      plural: ocmCluster.PLACEMENT_DECISION_PLURAL,
+      singular: ocmCluster.PLACEMENT_DECISION_SINGULAR,
+      scope: 'Namespaced',
+      schema: ocmCluster.PlacementDecisionSchema,
+      statusSubresource: true,
+      printerColumns: [],
+    }),
+  ];
+}
+
+/** CRDs kubefed-ts installs into members (not the host): OCM's AppliedManifestWork, for the work agent. */
+export function memberCrds(): CustomResourceDefinition[] {
+  return [
+    buildCrd({
+      group: ocmWork.GROUP,
+      version: ocmWork.VERSION,
+      kind: ocmWork.AMW_KIND,
+      plural: ocmWork.AMW_PLURAL,
+      singular: ocmWork.AMW_SINGULAR,
+      scope: 'Cluster',
+      schema: ocmWork.AppliedManifestWorkSchema,
+      statusSubresource: true,
+      printerColumns: [],
+    }),
   ];
 }
 

@@ -83,7 +83,7 @@ describe('cluster registration and health against real apiservers', () => {
       Buffer.from(kfc.spec.caBundle ?? '', 'base64').toString(),
       fed.cluster('cluster1').api.caData.toString(),
     );
-    const secretName = kfc.spec.secretRef.name;
+    const secretName = kfc.spec.secretRef?.name ?? '';
     assert.match(secretName, /^cluster1-[a-z0-9]{5}$/, 'generated from generateName "cluster1-"');
     const hostSecret = await host.get<{ metadata: object; data?: Record<string, string> }>(
       CoreTypes.secrets,
@@ -215,7 +215,7 @@ describe('cluster registration and health against real apiservers', () => {
       .catch((e: unknown) => (isNotFound(e) ? undefined : Promise.reject(e)));
     assert.ok(!ns || ns.metadata.deletionTimestamp, 'the KubeFed namespace is deleted in the member');
     assert.equal(await exists(host, KubeFedClusterType, 'cluster1', NS), false);
-    assert.equal(await exists(host, CoreTypes.secrets, kfc.spec.secretRef.name, NS), false);
+    assert.equal(await exists(host, CoreTypes.secrets, kfc.spec.secretRef?.name ?? '', NS), false);
   });
 
   test('unjoin --force cleans the host side when the member is unreachable', async () => {
@@ -236,7 +236,7 @@ describe('cluster registration and health against real apiservers', () => {
       assert.equal(forced.code, 0, forced.stderr);
       assert.match(forced.stderr, /skipping the member side/);
       assert.equal(await exists(host, KubeFedClusterType, 'cluster2', NS), false);
-      assert.equal(await exists(host, CoreTypes.secrets, kfc.spec.secretRef.name, NS), false);
+      assert.equal(await exists(host, CoreTypes.secrets, kfc.spec.secretRef?.name ?? '', NS), false);
     } finally {
       await fed.cluster('cluster2').startApiServer();
     }

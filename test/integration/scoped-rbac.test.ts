@@ -97,7 +97,7 @@ describe('join --scoped-rbac: least-privilege member credentials in push mode', 
     const kfc = await host.get<ClusterObject>(KubeFedClusterType, 'cluster1', NS);
     const secret = await host.get<KubeObject & { data?: Record<string, string> }>(
       CoreTypes.secrets,
-      kfc.spec.secretRef.name,
+      kfc.spec.secretRef?.name ?? '',
       NS,
     );
     asController = new KubeClient(

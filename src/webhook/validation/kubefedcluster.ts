@@ -39,7 +39,10 @@ export function validateKubeFedCluster(
   const spec = objectAt(errs, 'spec', root['spec']);
   if (!spec) return errs;
   errs.push(...apiEndpointErrors('spec.apiEndpoint', spec['apiEndpoint']));
-  const secretRef = objectAt(errs, 'spec.secretRef', spec['secretRef']);
+  // A Pull cluster has no member credential on the hub: its agent dials in (kubefed-ts addition, Karmada's syncMode).
+  const pull = spec['syncMode'] === 'Pull';
+  const secretRef =
+    pull && spec['secretRef'] === undefined ? undefined : objectAt(errs, 'spec.secretRef', spec['secretRef']);
   if (secretRef) {
     const name = stringAt(errs, 'spec.secretRef.name', secretRef['name']);
     if (name === '') errs.push(required('spec.secretRef.name'));

@@ -81,7 +81,9 @@ describe('KubeFedCluster CRD', () => {
     const root = v.schema.openAPIV3Schema;
     assert.deepEqual(root.required, ['spec']);
     const spec = root.properties!['spec']!;
-    assert.deepEqual(spec.required, ['apiEndpoint', 'secretRef']);
+    // secretRef is optional since a Pull cluster (syncMode, a kubefed-ts addition) has none; the webhook still
+    // requires it for Push clusters, as KubeFed's CRD does.
+    assert.deepEqual(spec.required, ['apiEndpoint']);
     assert.deepEqual(Object.keys(spec.properties!).sort(), [
       'apiEndpoint',
       'caBundle',
@@ -89,6 +91,7 @@ describe('KubeFedCluster CRD', () => {
       'provider', // kubefed-ts addition, matched by policies' fieldSelector
       'proxyURL',
       'secretRef',
+      'syncMode', // kubefed-ts addition, Karmada's Cluster.spec.syncMode
       'taints', // kubefed-ts addition, Karmada's Cluster.spec.taints
     ]);
     assert.equal(spec.properties!['caBundle']!.format, 'byte');

@@ -80,6 +80,15 @@ export const TaintSchema = Type.Object(
 );
 export type Taint = Static<typeof TaintSchema>;
 
+/** How the control plane reaches a member (Karmada's ClusterSyncMode). */
+export const SYNC_MODES = ['Push', 'Pull'] as const;
+export type SyncMode = (typeof SYNC_MODES)[number];
+export function syncModeOf(c: { spec?: { syncMode?: SyncMode } }): SyncMode {
+  return c.spec?.syncMode ?? 'Push';
+}
+/** The Lease a pull-mode agent renews in its hub namespace (OCM's registration agent's lease name). */
+export const AGENT_LEASE_NAME = 'managed-cluster-lease';
+
 const LocalSecretReferenceSchema = Type.Object(
   { name: Type.String({ description: 'Name of a Secret in the KubeFed namespace.' }) },
   {
@@ -97,7 +106,8 @@ export const KubeFedClusterSpecSchema = Type.Object(
     caBundle: Type.Optional(
       Type.String({ format: 'byte', description: 'PEM CA bundle used to verify the member API server.' }),
     ),
-    secretRef: LocalSecretReferenceSchema,
+    // Required for Push clusters (KubeFed's only kind); a Pull cluster has none: the hub holds no member credential.
+    secretRef: Type.Optional(LocalSecretReferenceSchema),
     disabledTLSValidations: Type.Optional(
       Type.Array(StringEnum([TLSValidation.All, TLSValidation.SubjectName, TLSValidation.ValidityPeriod]), {
         description:
@@ -122,6 +132,16 @@ export const KubeFedClusterSpecSchema = Type.Object(
         description:
           'kubefed-ts addition: taints of the member cluster, as Karmada has them. Policies that do not tolerate a ' +
           'NoSchedule taint place nothing new here; a NoExecute taint evicts what they placed.',
+      }),
+    ),
+    // kubefed-ts addition (Karmada's Cluster.spec.syncMode): Pull clusters run kubefed-agent, which fetches their
+    // ManifestWorks from the hub namespace named after the cluster; the hub never calls them.
+    syncMode: Type.Optional(
+      StringEnum(SYNC_MODES, {
+        description:
+          'kubefed-ts addition: Push (default) — the control plane applies to the member with the credentials in ' +
+          'secretRef; Pull — kubefed-agent in the member fetches its work from the hub, which holds no member ' +
+          'credential, and the cluster is healthy while the agent renews its lease.',
       }),
     ),
   },

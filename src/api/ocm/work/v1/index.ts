@@ -1,0 +1,2 @@
+export * from './group.ts';
+export * from './manifestwork.ts';
