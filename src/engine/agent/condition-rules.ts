@@ -69,7 +69,8 @@ export function evaluateConditionRules(
   generation: number | undefined,
 ): RuleCondition[] {
   if (!live) return [];
-  const version = target.version ?? versionOf(live.apiVersion);
+  // OCM reads the version from the object itself (obj.GroupVersionKind()).
+  const version = versionOf(live.apiVersion) || (target.version ?? '');
   const object = toCel(live);
   const out: RuleCondition[] = [];
   for (const rule of rules) {
