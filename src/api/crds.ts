@@ -163,7 +163,7 @@ export function allCrds(): CustomResourceDefinition[] {
  * cluster/v1beta1), with OCM's names and printer columns. ManifestWork gains Applied/Available/Age columns
  * (a kubefed-ts addition; OCM's CRD has none).
  */
-function ocmHubCrds(): CustomResourceDefinition[] {
+export function ocmHubCrds(): CustomResourceDefinition[] {
   return [
     buildCrd({
       group: ocmWork.GROUP,
@@ -172,7 +172,7 @@ function ocmHubCrds(): CustomResourceDefinition[] {
       plural: ocmWork.MW_PLURAL,
       singular: ocmWork.MW_SINGULAR,
       scope: 'Namespaced',
-      schema: ocmWork.ManifestWorkSchema,
+      schema: ocmWork.ManifestWorkCrdSchema,
       statusSubresource: true,
       printerColumns: [
         { name: 'Applied', type: 'string', jsonPath: ".status.conditions[?(@.type=='Applied')].status" },
@@ -188,28 +188,32 @@ function ocmHubCrds(): CustomResourceDefinition[] {
       singular: ocmWorkAlpha.MWRS_SINGULAR,
       shortNames: ocmWorkAlpha.MWRS_SHORT_NAMES,
       scope: 'Namespaced',
-      schema: ocmWorkAlpha.ManifestWorkReplicaSetSchema,
+      schema: ocmWorkAlpha.ManifestWorkReplicaSetCrdSchema,
       statusSubresource: true,
       printerColumns: [
         {
           name: 'Placement',
           type: 'string',
-          jsonPath: ".status.conditions[?(@.type=='PlacementVerified')].reason",
+          description: 'Reason',
+          jsonPath: '.status.conditions[?(@.type=="PlacementVerified")].reason',
         },
         {
           name: 'Found',
           type: 'string',
-          jsonPath: ".status.conditions[?(@.type=='PlacementVerified')].status",
+          description: 'Configured',
+          jsonPath: '.status.conditions[?(@.type=="PlacementVerified")].status',
         },
         {
           name: 'ManifestWorks',
           type: 'string',
-          jsonPath: ".status.conditions[?(@.type=='ManifestworkApplied')].reason",
+          description: 'Reason',
+          jsonPath: '.status.conditions[?(@.type=="ManifestworkApplied")].reason',
         },
         {
           name: 'Applied',
           type: 'string',
-          jsonPath: ".status.conditions[?(@.type=='ManifestworkApplied')].status",
+          description: 'Applied',
+          jsonPath: '.status.conditions[?(@.type=="ManifestworkApplied")].status',
         },
       ],
     }),
@@ -220,18 +224,18 @@ function ocmHubCrds(): CustomResourceDefinition[] {
       plural: ocmCluster.PLACEMENT_PLURAL,
       singular: ocmCluster.PLACEMENT_SINGULAR,
       scope: 'Namespaced',
-      schema: ocmCluster.PlacementSchema,
+      schema: ocmCluster.PlacementCrdSchema,
       statusSubresource: true,
       printerColumns: [
         {
           name: 'Succeeded',
           type: 'string',
-          jsonPath: ".status.conditions[?(@.type=='PlacementSatisfied')].status",
+          jsonPath: '.status.conditions[?(@.type=="PlacementSatisfied")].status',
         },
         {
           name: 'Reason',
           type: 'string',
-          jsonPath: ".status.conditions[?(@.type=='PlacementSatisfied')].reason",
+          jsonPath: '.status.conditions[?(@.type=="PlacementSatisfied")].reason',
         },
         { name: 'SelectedClusters', type: 'integer', jsonPath: '.status.numberOfSelectedClusters' },
       ],
@@ -260,7 +264,7 @@ export function memberCrds(): CustomResourceDefinition[] {
       plural: ocmWork.AMW_PLURAL,
       singular: ocmWork.AMW_SINGULAR,
       scope: 'Cluster',
-      schema: ocmWork.AppliedManifestWorkSchema,
+      schema: ocmWork.AppliedManifestWorkCrdSchema,
       statusSubresource: true,
       printerColumns: [],
     }),

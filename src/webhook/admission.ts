@@ -21,6 +21,7 @@ import { propagationPolicyPatch } from './propagationpolicy.ts';
 import { validateFederatedObject } from './validation/federated-object.ts';
 import { validateFederatedTypeConfig } from './validation/federatedtypeconfig.ts';
 import { validateKubeFedCluster } from './validation/kubefedcluster.ts';
+import type { AdmissionUserInfo } from './validation/manifestwork.ts';
 import { type OverrideSpecValidator, overridePolicyHandler } from './validation/overridepolicy.ts';
 import { propagationPolicyDenial } from './validation/propagationpolicy.ts';
 
@@ -63,6 +64,8 @@ export interface AdmissionRequest {
   operation: string;
   object?: unknown;
   oldObject?: unknown;
+  /** The requesting user, for webhooks that check the user's own permissions (OCM's executor check). */
+  userInfo?: AdmissionUserInfo;
 }
 
 /** metav1.Status as the webhook returns it in `response.status`. */
@@ -299,7 +302,24 @@ export function decodeAdmissionReview(
   };
   if (kind)
     request.kind = { group: str(kind['group']), version: str(kind['version']), kind: str(kind['kind']) };
+  const user = r['userInfo'];
+  if (isPlainObject(user)) request.userInfo = decodeUserInfo(user);
   return { apiVersion: apiVersion as string, request };
+}
+
+function decodeUserInfo(user: JsonObject): AdmissionUserInfo {
+  const strings = (v: unknown): string[] =>
+    Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+  const info: AdmissionUserInfo = {
+    username: str(user['username']),
+    uid: str(user['uid']),
+    groups: strings(user['groups']),
+  };
+  const extra = user['extra'];
+  if (isPlainObject(extra)) {
+    info.extra = Object.fromEntries(Object.entries(extra).map(([k, v]) => [k, strings(v)]));
+  }
+  return info;
 }
 
 /** The response part of a review for one decision. */

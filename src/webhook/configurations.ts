@@ -4,12 +4,16 @@
 // rules of Karmada's (artifacts/deploy/webhook-configuration.yaml).
 
 import { GROUP as CORE_GROUP, VERSION as CORE_VERSION } from '../api/core/v1beta1/group.ts';
+import { GROUP as WORK_GROUP } from '../api/ocm/work/v1/group.ts';
+import { MW_PLURAL } from '../api/ocm/work/v1/manifestwork.ts';
+import { MWRS_PLURAL } from '../api/ocm/work/v1alpha1/manifestworkreplicaset.ts';
 import { GROUP as POLICY_GROUP } from '../api/policy/v1alpha1/group.ts';
 import { COP_PLURAL, OP_PLURAL } from '../api/policy/v1alpha1/overridepolicy.ts';
 import { CPP_PLURAL, PP_PLURAL } from '../api/policy/v1alpha1/propagationpolicy.ts';
 import { FEDERATED_GROUP } from '../federation-types/group.ts';
 import type { LabelSelector } from '../propagation/label-selector.ts';
 import { WebhookPath } from './admission.ts';
+import { OcmWebhookPath } from './ocm-admission.ts';
 
 export const VALIDATING_CONFIGURATION_NAME = 'validations.core.kubefed.io';
 export const MUTATING_CONFIGURATION_NAME = 'mutation.core.kubefed.io';
@@ -24,6 +28,8 @@ export const WebhookName = {
   ClusterPropagationPolicies: 'clusterpropagationpolicy.karmada.io',
   OverridePolicies: 'overridepolicy.karmada.io',
   ClusterOverridePolicies: 'clusteroverridepolicy.karmada.io',
+  ManifestWorks: 'manifestworkvalidators.admission.work.open-cluster-management.io',
+  ManifestWorkReplicaSets: 'manifestworkreplicasetvalidators.admission.work.open-cluster-management.io',
 } as const;
 
 /** The Service of the Helm chart: `kubefed-admission-webhook`, port 443 → 8443. */
@@ -91,13 +97,13 @@ export function webhookConfigurations(opts: WebhookConfigurationOptions): Webhoo
   if (Boolean(opts.service) === Boolean(opts.url)) {
     throw new Error('webhook configurations need exactly one of service and url');
   }
-  const clientConfig = (path: WebhookPath): Webhook['clientConfig'] => {
+  const clientConfig = (path: WebhookPath | OcmWebhookPath): Webhook['clientConfig'] => {
     if (opts.url) return { url: `${opts.url.replace(/\/+$/, '')}${path}`, caBundle: opts.caBundle };
     const s = opts.service!;
     const service = { namespace: s.namespace, name: s.name, path, ...(s.port ? { port: s.port } : {}) };
     return { service, caBundle: opts.caBundle };
   };
-  const webhook = (name: string, path: WebhookPath, rules: Rule[]): Webhook => ({
+  const webhook = (name: string, path: WebhookPath | OcmWebhookPath, rules: Rule[]): Webhook => ({
     admissionReviewVersions: ['v1'],
     name,
     clientConfig: clientConfig(path),
@@ -196,6 +202,26 @@ export function webhookConfigurations(opts: WebhookConfigurationOptions): Webhoo
           },
         ]),
         ...validatingPolicies,
+        // OCM's work webhooks (names, paths and rules of OCM's cluster-manager): the objects themselves,
+        // not their status.
+        webhook(WebhookName.ManifestWorks, OcmWebhookPath.ValidateManifestWork, [
+          {
+            operations: createUpdate,
+            apiGroups: [WORK_GROUP],
+            apiVersions: ['*'],
+            resources: [MW_PLURAL],
+            scope: 'Namespaced',
+          },
+        ]),
+        webhook(WebhookName.ManifestWorkReplicaSets, OcmWebhookPath.ValidateManifestWorkReplicaSet, [
+          {
+            operations: createUpdate,
+            apiGroups: [WORK_GROUP],
+            apiVersions: ['*'],
+            resources: [MWRS_PLURAL],
+            scope: 'Namespaced',
+          },
+        ]),
       ],
     },
     mutating: {

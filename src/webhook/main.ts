@@ -5,12 +5,23 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { Command, Option } from '@commander-js/extra-typings';
+import { KubeClient } from '../kube/client/index.ts';
+import {
+  inClusterRestConfig,
+  isInCluster,
+  loadKubeconfig,
+  type RestConfig,
+  restConfigForContext,
+} from '../kube/kubeconfig/index.ts';
+import type { JsonObject } from '../propagation/json.ts';
 import { createLogger, type Logger } from '../runtime/logger.ts';
 import { signalsHandler } from '../runtime/manager.ts';
 import { VERSION } from '../version.ts';
 import { WebhookPath } from './admission.ts';
 import { generateWebhookCertificates } from './certs.ts';
+import { type OcmAdmissionOptions, OcmWebhookPath } from './ocm-admission.ts';
 import { TLS_CERT_FILE, TLS_KEY_FILE, WebhookServer } from './server.ts';
+import { DEFAULT_MANIFEST_LIMIT } from './validation/manifestwork.ts';
 
 export const COMPONENT = 'kubefed-admission-webhook';
 export const CA_CERT_FILE = 'ca.crt';
@@ -22,6 +33,7 @@ interface Options {
   generateSelfSignedCerts: boolean;
   kubeconfig?: string;
   master?: string;
+  manifestLimit: number;
   v: number;
 }
 
@@ -57,10 +69,53 @@ function buildCommand() {
         '(ca.crt is the caBundle to register; kubefed-ts extension, for local use)',
       false,
     )
-    .option('--kubeconfig <path>', 'accepted for compatibility with KubeFed; the webhooks need no API access')
-    .option('--master <url>', 'accepted for compatibility with KubeFed; the webhooks need no API access')
+    .option(
+      '--kubeconfig <path>',
+      "kubeconfig of the host, for OCM's executor check (a SubjectAccessReview); default: in-cluster config",
+    )
+    .option('--master <url>', 'API server address; overrides the kubeconfig')
+    .addOption(
+      new Option(
+        '--manifest-limit <bytes>',
+        "largest total size of a ManifestWork's manifests (OCM's --manifestLimit)",
+      )
+        .default(DEFAULT_MANIFEST_LIMIT)
+        .argParser(parseLimit),
+    )
     .addOption(new Option('-v, --v <level>', 'log verbosity (0 info, 1+ debug)').default(0).argParser(Number))
     .version(`kubefed-ts ${VERSION}`, '--version');
+}
+
+function parseLimit(value: string): number {
+  if (!/^\d+$/.test(value)) throw new Error(`--manifest-limit: not a number of bytes: ${value}`);
+  return Number(value);
+}
+
+/** The host's REST config when one is given or the webhook runs in a pod; otherwise no API access. */
+function hostRestConfig(o: Options): RestConfig | undefined {
+  let cfg: RestConfig;
+  if (o.kubeconfig) cfg = restConfigForContext(loadKubeconfig({ kubeconfig: o.kubeconfig }));
+  else if (isInCluster()) cfg = inClusterRestConfig();
+  else if (o.master) cfg = restConfigForContext(loadKubeconfig({}));
+  else return undefined;
+  return o.master ? { ...cfg, server: o.master.replace(/\/+$/, '') } : cfg;
+}
+
+/** OCM's work webhook options: the limit, and SubjectAccessReviews through the host client. */
+function ocmOptions(o: Options, host: KubeClient | undefined): OcmAdmissionOptions {
+  return {
+    manifestLimit: o.manifestLimit,
+    reviewAccess: async (review: JsonObject) => {
+      if (!host)
+        throw new Error('the webhook has no API access to check the executor (run it with --kubeconfig)');
+      const answer = await host.request<{ status?: { allowed?: boolean } }>(
+        'POST',
+        '/apis/authorization.k8s.io/v1/subjectaccessreviews',
+        { body: review },
+      );
+      return answer.status?.allowed === true;
+    },
+  };
 }
 
 /** Writes a fresh CA and serving certificate unless both files are there already. */
@@ -84,13 +139,18 @@ export async function main(argv: string[]): Promise<number> {
   const o: Options = cmd.opts();
   const log = createLogger({ name: COMPONENT, level: o.v > 0 ? 'debug' : undefined });
   let server: WebhookServer;
+  let host: KubeClient | undefined;
   try {
+    const cfg = hostRestConfig(o);
+    host = cfg && new KubeClient(cfg, { name: 'host', userAgent: COMPONENT });
+    if (!host) log.info('no API access configured: a ManifestWork naming an executor will be denied');
     if (o.generateSelfSignedCerts) ensureSelfSignedCertificates(o.certDir, log);
     server = await WebhookServer.start({
       certDir: o.certDir,
       host: o.bindAddress,
       port: o.securePort,
       logger: log,
+      ocm: ocmOptions(o, host),
     });
   } catch (e) {
     const message = (e as Error).message;
@@ -100,12 +160,18 @@ export async function main(argv: string[]): Promise<number> {
   }
   const { address, port } = server.address;
   log.info(
-    { address, port, certDir: o.certDir, paths: Object.values(WebhookPath) },
+    {
+      address,
+      port,
+      certDir: o.certDir,
+      paths: [...Object.values(WebhookPath), ...Object.values(OcmWebhookPath)],
+    },
     'serving admission webhooks',
   );
   const signal = signalsHandler(log);
   await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
   await server.close();
+  await host?.close();
   log.info('stopped');
   return 0;
 }

@@ -9,7 +9,8 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createSecureContext } from 'node:tls';
 import type { Logger } from '../runtime/logger.ts';
-import { admit, isWebhookPath, type WebhookPath } from './admission.ts';
+import { type AdmissionResult, admit, isWebhookPath } from './admission.ts';
+import { admitOcm, isOcmWebhookPath, type OcmAdmissionOptions } from './ocm-admission.ts';
 
 export const TLS_CERT_FILE = 'tls.crt';
 export const TLS_KEY_FILE = 'tls.key';
@@ -24,7 +25,20 @@ export interface WebhookServerOptions {
   logger: Logger;
   /** How often the certificate files are re-read even without a file-system event. Default 10 s. */
   reloadIntervalMs?: number;
+  /**
+   * OCM's work webhooks: the manifest limit and how to ask the hub a SubjectAccessReview. Without it an
+   * executor cannot be checked, and a work naming one is denied with the reason.
+   */
+  ocm?: OcmAdmissionOptions;
 }
+
+/** Used when no API access was configured: the executor check fails closed, as OCM's does on a SAR error. */
+const NO_API_ACCESS: OcmAdmissionOptions = {
+  reviewAccess: () =>
+    Promise.reject(
+      new Error('the webhook has no API access to check the executor (run it with --kubeconfig)'),
+    ),
+};
 
 interface KeyPair {
   cert: string;
@@ -147,7 +161,7 @@ export class WebhookServer {
       res.end('ok');
       return;
     }
-    if (!isWebhookPath(path)) {
+    if (!isWebhookPath(path) && !isOcmWebhookPath(path)) {
       res.writeHead(404, { 'content-type': 'text/plain' });
       res.end('not found\n');
       return;
@@ -171,13 +185,25 @@ export class WebhookServer {
     });
     req.on('end', () => {
       if (res.writableEnded) return;
-      this.#answer(path, Buffer.concat(chunks).toString('utf8'), res);
+      const body = Buffer.concat(chunks).toString('utf8');
+      if (isOcmWebhookPath(path)) {
+        admitOcm(path, body, this.#opts.ocm ?? NO_API_ACCESS).then(
+          (result) => this.#answer(path, result, res),
+          // admitOcm does not throw; a failure here is a bug: answer rather than leave the apiserver waiting.
+          (e: unknown) => {
+            res.writeHead(500, { 'content-type': 'text/plain' });
+            res.end(`internal error: ${(e as Error).message}\n`);
+          },
+        );
+        return;
+      }
+      if (isWebhookPath(path)) this.#answer(path, admit(path, body), res);
     });
     req.on('error', (e) => this.#log.debug({ err: e.message, path }, 'request aborted'));
   }
 
-  #answer(path: WebhookPath, body: string, res: ServerResponse): void {
-    const { review, decision, request } = admit(path, body);
+  #answer(path: string, result: AdmissionResult, res: ServerResponse): void {
+    const { review, decision, request } = result;
     const what = request && {
       uid: request.uid,
       operation: request.operation,

@@ -545,6 +545,8 @@ describe('charts/kubefed-ts rendered by helm template', () => {
         '/validate-clusterpropagationpolicy',
         '/validate-overridepolicy',
         '/validate-clusteroverridepolicy',
+        '/validate-work-open-cluster-management-io-v1-manifestwork',
+        '/validate-work-open-cluster-management-io-v1alpha1-manifestworkreplicaset',
       ],
     );
     assert.deepEqual(

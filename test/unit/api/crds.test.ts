@@ -211,7 +211,12 @@ function structuralProblems(node: JsonSchemaProps, path: string): string[] {
       problems.push(`${path}: keyword ${key} not allowed`);
     }
   }
+  // The one exception structural schemas make: int-or-string may spell out its two types in anyOf.
+  const intOrStringAnyOf =
+    node['x-kubernetes-int-or-string'] === true &&
+    JSON.stringify(node.anyOf) === JSON.stringify([{ type: 'integer' }, { type: 'string' }]);
   for (const key of ['anyOf', 'allOf', 'oneOf'] as const) {
+    if (key === 'anyOf' && intOrStringAnyOf) continue;
     for (const branch of node[key] ?? []) {
       for (const forbidden of ['type', 'description', 'default', 'additionalProperties', 'nullable']) {
         if (forbidden in branch) problems.push(`${path}: ${forbidden} inside ${key}`);
@@ -243,4 +248,232 @@ describe('schemas are structural', () => {
       assert.deepEqual(schema.properties!['kind'], { type: 'string' });
     });
   }
+});
+
+/** The node at a dotted path (`[*]` steps into items), for the OCM field-list tests. */
+function nodeAt(root: JsonSchemaProps, path: string): JsonSchemaProps {
+  let node = root;
+  for (const step of path.split('.').filter(Boolean)) {
+    const next = step === '[*]' ? node.items : node.properties?.[step];
+    assert.ok(next, `no schema at ${path} (stopped at ${step})`);
+    node = next;
+  }
+  return node;
+}
+const fields = (n: JsonSchemaProps) => Object.keys(n.properties ?? {}).sort();
+
+// Field names, required lists, defaults, enums and list-map keys as in open-cluster-management-io/api
+// (work/v1, work/v1alpha1, cluster/v1beta1 CRDs).
+describe('OCM ManifestWork CRD', () => {
+  const crd = crdFromDisk('work.open-cluster-management.io_manifestworks.yaml');
+  const v = crd.spec.versions[0]!;
+  const root = v.schema.openAPIV3Schema;
+  const spec = nodeAt(root, 'spec');
+  const config = nodeAt(spec, 'manifestConfigs.[*]');
+
+  test('names, scope, version and status subresource', () => {
+    assert.deepEqual(crd.spec.names, {
+      kind: 'ManifestWork',
+      listKind: 'ManifestWorkList',
+      plural: 'manifestworks',
+      singular: 'manifestwork',
+    });
+    assert.equal(crd.spec.scope, 'Namespaced');
+    assert.equal(v.name, 'v1');
+    assert.deepEqual(v.subresources, { status: {} });
+    assert.equal(root.required, undefined, 'spec is not required at the root, as in OCM');
+  });
+
+  test('spec fields', () => {
+    assert.deepEqual(fields(spec), ['deleteOption', 'executor', 'manifestConfigs', 'workload']);
+    const manifest = nodeAt(spec, 'workload.manifests.[*]');
+    assert.equal(manifest['x-kubernetes-embedded-resource'], true);
+    assert.equal(manifest['x-kubernetes-preserve-unknown-fields'], true);
+    const del = nodeAt(spec, 'deleteOption');
+    assert.deepEqual(fields(del), ['propagationPolicy', 'selectivelyOrphans', 'ttlSecondsAfterFinished']);
+    assert.deepEqual(nodeAt(del, 'propagationPolicy').enum, ['Foreground', 'Orphan', 'SelectivelyOrphan']);
+    assert.equal(nodeAt(del, 'propagationPolicy').default, 'Foreground');
+    assert.equal(del.required, undefined);
+    const rule = nodeAt(del, 'selectivelyOrphans.orphaningRules.[*]');
+    assert.deepEqual(fields(rule), ['group', 'name', 'namespace', 'resource']);
+    assert.deepEqual(rule.required, ['resource', 'name']);
+    const sa = nodeAt(spec, 'executor.subject.serviceAccount');
+    assert.deepEqual(sa.required, ['namespace', 'name']);
+    assert.equal(nodeAt(sa, 'name').maxLength, 253);
+    assert.deepEqual(nodeAt(spec, 'executor.subject.type').enum, ['ServiceAccount']);
+  });
+
+  test('manifestConfigs: feedback, update strategy, condition rules, scrape type', () => {
+    assert.deepEqual(fields(config), [
+      'conditionRules',
+      'feedbackRules',
+      'feedbackScrapeType',
+      'resourceIdentifier',
+      'updateStrategy',
+    ]);
+    assert.deepEqual(config.required, ['resourceIdentifier']);
+    assert.deepEqual(nodeAt(config, 'feedbackRules.[*].type').enum, ['WellKnownStatus', 'JSONPaths']);
+    const paths = nodeAt(config, 'feedbackRules.[*].jsonPaths');
+    assert.equal(paths['x-kubernetes-list-type'], 'map');
+    assert.deepEqual(paths['x-kubernetes-list-map-keys'], ['name']);
+    assert.deepEqual(nodeAt(config, 'feedbackRules.[*].jsonPaths.[*]').required, ['name', 'path']);
+    const strategy = nodeAt(config, 'updateStrategy');
+    assert.deepEqual(nodeAt(strategy, 'type').enum, ['Update', 'CreateOnly', 'ServerSideApply', 'ReadOnly']);
+    assert.equal(nodeAt(strategy, 'type').default, 'Update');
+    const ssa = nodeAt(strategy, 'serverSideApply');
+    assert.deepEqual(fields(ssa), ['fieldManager', 'force', 'ignoreFields']);
+    assert.equal(nodeAt(ssa, 'fieldManager').pattern, '^work-agent');
+    assert.equal(nodeAt(ssa, 'fieldManager').default, 'work-agent');
+    assert.deepEqual(nodeAt(ssa, 'ignoreFields')['x-kubernetes-list-map-keys'], ['condition']);
+    const ignore = nodeAt(ssa, 'ignoreFields.[*]');
+    assert.deepEqual(fields(ignore), ['condition', 'jqPathExpressions', 'jsonPaths', 'jsonPointers']);
+    assert.equal(nodeAt(ignore, 'condition').default, 'OnSpokePresent');
+    const rules = nodeAt(config, 'conditionRules');
+    assert.equal(rules['x-kubernetes-list-type'], 'map');
+    assert.deepEqual(rules['x-kubernetes-list-map-keys'], ['condition']);
+    const rule = nodeAt(rules, '[*]');
+    assert.deepEqual(fields(rule), ['celExpressions', 'condition', 'message', 'messageExpression', 'type']);
+    assert.deepEqual(rule.required, ['condition', 'type']);
+    assert.deepEqual(nodeAt(rule, 'type').enum, ['WellKnownConditions', 'CEL']);
+    assert.deepEqual(nodeAt(rule, 'celExpressions.[*]'), { type: 'string' });
+    assert.deepEqual(rule['x-kubernetes-validations'], [
+      {
+        rule: 'self.type != \'CEL\' || self.condition != ""',
+        message: 'Condition is required for CEL rules',
+      },
+    ]);
+    assert.deepEqual(nodeAt(config, 'feedbackScrapeType').enum, ['Poll', 'Watch']);
+    assert.equal(nodeAt(config, 'feedbackScrapeType').default, 'Poll');
+  });
+
+  test('status: conditions and per-manifest resource status', () => {
+    const m = nodeAt(root, 'status.resourceStatus.manifests.[*]');
+    assert.deepEqual(fields(m), ['conditions', 'resourceMeta', 'statusFeedback']);
+    assert.deepEqual(m.required, ['resourceMeta', 'conditions']);
+    const meta = nodeAt(m, 'resourceMeta');
+    assert.deepEqual(fields(meta), ['group', 'kind', 'name', 'namespace', 'ordinal', 'resource', 'version']);
+    assert.deepEqual(meta.required, ['ordinal']);
+    const values = nodeAt(m, 'statusFeedback.values');
+    assert.deepEqual(values['x-kubernetes-list-map-keys'], ['name']);
+    const fv = nodeAt(values, '[*].fieldValue');
+    assert.deepEqual(nodeAt(fv, 'type').enum, ['Integer', 'String', 'Boolean', 'JsonRaw']);
+    assert.equal(nodeAt(fv, 'jsonRaw').maxLength, 1024);
+  });
+});
+
+describe('OCM ManifestWorkReplicaSet CRD', () => {
+  const crd = crdFromDisk('work.open-cluster-management.io_manifestworkreplicasets.yaml');
+  const v = crd.spec.versions[0]!;
+  const spec = nodeAt(v.schema.openAPIV3Schema, 'spec');
+
+  test('names (short name mwrs) and printer columns as OCM', () => {
+    assert.deepEqual(crd.spec.names, {
+      kind: 'ManifestWorkReplicaSet',
+      listKind: 'ManifestWorkReplicaSetList',
+      plural: 'manifestworkreplicasets',
+      singular: 'manifestworkreplicaset',
+      shortNames: ['mwrs'],
+    });
+    assert.equal(v.name, 'v1alpha1');
+    assert.deepEqual(
+      v.additionalPrinterColumns?.map((c) => [c.name, c.jsonPath]),
+      [
+        ['Placement', '.status.conditions[?(@.type=="PlacementVerified")].reason'],
+        ['Found', '.status.conditions[?(@.type=="PlacementVerified")].status'],
+        ['ManifestWorks', '.status.conditions[?(@.type=="ManifestworkApplied")].reason'],
+        ['Applied', '.status.conditions[?(@.type=="ManifestworkApplied")].status'],
+      ],
+    );
+  });
+
+  test('spec: template, placementRefs with the rollout strategy, cascade deletion', () => {
+    assert.deepEqual(fields(spec), ['cascadeDeletionPolicy', 'manifestWorkTemplate', 'placementRefs']);
+    assert.deepEqual([...(spec.required ?? [])].sort(), ['cascadeDeletionPolicy', 'placementRefs']);
+    assert.deepEqual(nodeAt(spec, 'cascadeDeletionPolicy').enum, ['Background', 'Foreground']);
+    assert.equal(nodeAt(spec, 'cascadeDeletionPolicy').default, 'Background');
+    assert.deepEqual(fields(nodeAt(spec, 'manifestWorkTemplate')), [
+      'deleteOption',
+      'executor',
+      'manifestConfigs',
+      'workload',
+    ]);
+    const refs = nodeAt(spec, 'placementRefs');
+    assert.equal(refs.minItems, 1);
+    assert.equal(nodeAt(refs, '[*].name').minLength, 1);
+    const rollout = nodeAt(refs, '[*].rolloutStrategy');
+    assert.deepEqual(rollout.default, { all: { progressDeadline: 'None' }, type: 'All' });
+    assert.deepEqual(fields(rollout), ['all', 'progressive', 'progressivePerGroup', 'type']);
+    assert.deepEqual(nodeAt(rollout, 'type').enum, ['All', 'Progressive', 'ProgressivePerGroup']);
+    const progressive = nodeAt(rollout, 'progressive');
+    assert.deepEqual(fields(progressive), [
+      'mandatoryDecisionGroups',
+      'maxConcurrency',
+      'maxFailures',
+      'minSuccessTime',
+      'progressDeadline',
+    ]);
+    assert.equal(nodeAt(progressive, 'maxFailures').default, 0);
+    assert.equal(nodeAt(progressive, 'maxFailures').pattern, '^((100|[0-9]{1,2})%|[0-9]+)$');
+    assert.equal(nodeAt(progressive, 'maxConcurrency')['x-kubernetes-int-or-string'], true);
+    assert.equal(nodeAt(progressive, 'progressDeadline').pattern, '^(([0-9])+[h|m|s])|None$');
+    assert.equal(nodeAt(progressive, 'minSuccessTime').default, '0');
+    assert.deepEqual(fields(nodeAt(progressive, 'mandatoryDecisionGroups.[*]')), ['groupIndex', 'groupName']);
+  });
+
+  test('status: conditions, summary and placement summaries', () => {
+    const status = nodeAt(v.schema.openAPIV3Schema, 'status');
+    assert.deepEqual(fields(status), ['conditions', 'placementSummary', 'summary']);
+    assert.deepEqual(fields(nodeAt(status, 'placementSummary.[*]')), [
+      'availableDecisionGroups',
+      'name',
+      'summary',
+    ]);
+    for (const f of ['applied', 'available', 'degraded', 'progressing', 'total']) {
+      assert.ok(fields(nodeAt(status, 'summary')).includes(f), f);
+    }
+  });
+});
+
+describe('OCM Placement, PlacementDecision and AppliedManifestWork CRDs', () => {
+  test('Placement: names, printer columns, spec required at the root', () => {
+    const crd = crdFromDisk('cluster.open-cluster-management.io_placements.yaml');
+    const v = crd.spec.versions[0]!;
+    assert.equal(crd.spec.names.kind, 'Placement');
+    assert.equal(crd.spec.names.shortNames, undefined);
+    assert.equal(v.name, 'v1beta1');
+    assert.deepEqual(v.schema.openAPIV3Schema.required, ['spec']);
+    assert.deepEqual(
+      v.additionalPrinterColumns?.map((c) => [c.name, c.type, c.jsonPath]),
+      [
+        ['Succeeded', 'string', '.status.conditions[?(@.type=="PlacementSatisfied")].status'],
+        ['Reason', 'string', '.status.conditions[?(@.type=="PlacementSatisfied")].reason'],
+        ['SelectedClusters', 'integer', '.status.numberOfSelectedClusters'],
+      ],
+    );
+    const spec = nodeAt(v.schema.openAPIV3Schema, 'spec');
+    for (const f of ['clusterSets', 'numberOfClusters', 'predicates', 'decisionStrategy', 'tolerations']) {
+      assert.ok(fields(spec).includes(f), f);
+    }
+  });
+
+  test('PlacementDecision: status.decisions required, each with clusterName and reason', () => {
+    const crd = crdFromDisk('cluster.open-cluster-management.io_placementdecisions.yaml');
+    const status = nodeAt(crd.spec.versions[0]!.schema.openAPIV3Schema, 'status');
+    assert.deepEqual(status.required, ['decisions']);
+    assert.deepEqual(nodeAt(status, 'decisions.[*]').required, ['clusterName', 'reason']);
+  });
+
+  test('AppliedManifestWork (members): cluster-scoped, spec with nothing required as OCM', async () => {
+    const { memberCrds } = await import('../../../src/api/crds.ts');
+    const [amw] = memberCrds();
+    assert.equal(amw?.metadata.name, 'appliedmanifestworks.work.open-cluster-management.io');
+    assert.equal(amw?.spec.scope, 'Cluster');
+    const root = amw!.spec.versions[0]!.schema.openAPIV3Schema;
+    assert.deepEqual(fields(nodeAt(root, 'spec')), ['agentID', 'hubHash', 'manifestWorkName']);
+    assert.equal(nodeAt(root, 'spec').required, undefined);
+    const res = nodeAt(root, 'status.appliedResources.[*]');
+    assert.deepEqual(fields(res), ['group', 'name', 'namespace', 'resource', 'uid', 'version']);
+    assert.deepEqual([...(res.required ?? [])].sort(), ['name', 'resource', 'version']);
+    assert.equal(nodeAt(root, 'status.evictionStartTime').format, 'date-time');
+  });
 });

@@ -36,8 +36,28 @@ describe('webhookConfigurations', () => {
         ],
         ['overridepolicy.karmada.io', '/validate-overridepolicy', ['overridepolicies']],
         ['clusteroverridepolicy.karmada.io', '/validate-clusteroverridepolicy', ['clusteroverridepolicies']],
+        [
+          'manifestworkvalidators.admission.work.open-cluster-management.io',
+          '/validate-work-open-cluster-management-io-v1-manifestwork',
+          ['manifestworks'],
+        ],
+        [
+          'manifestworkreplicasetvalidators.admission.work.open-cluster-management.io',
+          '/validate-work-open-cluster-management-io-v1alpha1-manifestworkreplicaset',
+          ['manifestworkreplicasets'],
+        ],
       ],
     );
+    // OCM's rules (manifests/cluster-manager/hub/work webhook configuration): any version, the object only.
+    assert.deepEqual(validating.webhooks.at(-2)?.rules, [
+      {
+        operations: ['CREATE', 'UPDATE'],
+        apiGroups: ['work.open-cluster-management.io'],
+        apiVersions: ['*'],
+        resources: ['manifestworks'],
+        scope: 'Namespaced',
+      },
+    ]);
     // Karmada's names, paths and rules (artifacts/deploy/webhook-configuration.yaml).
     assert.deepEqual(
       mutating.webhooks.slice(1).map((w) => [w.name, w.clientConfig.service?.path, w.rules]),
@@ -126,7 +146,12 @@ describe('webhookConfigurations', () => {
       for (const r of w.rules) assert.notEqual(r.scope, 'Cluster', w.name);
     assert.deepEqual(
       validating.webhooks.slice(4).map((w) => w.name),
-      ['propagationpolicy.karmada.io', 'overridepolicy.karmada.io'],
+      [
+        'propagationpolicy.karmada.io',
+        'overridepolicy.karmada.io',
+        'manifestworkvalidators.admission.work.open-cluster-management.io',
+        'manifestworkreplicasetvalidators.admission.work.open-cluster-management.io',
+      ],
     );
     assert.equal(
       webhookConfigurations({ caBundle: '', url: 'https://x' }).validating.webhooks[3]?.rules[0]?.scope,

@@ -40,49 +40,50 @@ export const ClusterPredicateSchema = Type.Object({
   ),
 });
 
-export const PlacementSchema = Type.Object({
-  apiVersion: Type.Optional(Type.String()),
-  kind: Type.Optional(Type.String()),
-  metadata: Type.Optional(ObjectMetaSchema),
-  spec: Type.Optional(
+export const PlacementSpecSchema = Type.Object({
+  clusterSets: Type.Optional(Type.Array(Type.String())),
+  numberOfClusters: Type.Optional(Type.Integer({ format: 'int32' })),
+  predicates: Type.Optional(Type.Array(ClusterPredicateSchema)),
+  prioritizerPolicy: Type.Optional(Open),
+  spreadPolicy: Type.Optional(Open),
+  tolerations: Type.Optional(Type.Array(Open)),
+  decisionStrategy: Type.Optional(
     Type.Object({
-      clusterSets: Type.Optional(Type.Array(Type.String())),
-      numberOfClusters: Type.Optional(Type.Integer({ format: 'int32' })),
-      predicates: Type.Optional(Type.Array(ClusterPredicateSchema)),
-      prioritizerPolicy: Type.Optional(Open),
-      spreadPolicy: Type.Optional(Open),
-      tolerations: Type.Optional(Type.Array(Open)),
-      decisionStrategy: Type.Optional(
+      groupStrategy: Type.Optional(
         Type.Object({
-          groupStrategy: Type.Optional(
-            Type.Object({
-              decisionGroups: Type.Optional(
-                Type.Array(
-                  Type.Object({
-                    groupName: Type.String(),
-                    groupClusterSelector: Type.Optional(
-                      Type.Object({ labelSelector: Type.Optional(LabelSelectorSchema) }),
-                    ),
-                  }),
+          decisionGroups: Type.Optional(
+            Type.Array(
+              Type.Object({
+                groupName: Type.String(),
+                groupClusterSelector: Type.Optional(
+                  Type.Object({ labelSelector: Type.Optional(LabelSelectorSchema) }),
                 ),
-              ),
-              clustersPerDecisionGroup: Type.Optional(
-                Type.Unsafe<string | number>({ 'x-kubernetes-int-or-string': true }),
-              ),
-            }),
+              }),
+            ),
           ),
-        }),
-      ),
-      // kubefed-ts addition: KubeFed's placement (clusters by name, or a clusterSelector on KubeFedCluster
-      // labels), for users who already think in FederatedX placements.
-      placement: Type.Optional(
-        Type.Object({
-          clusters: Type.Optional(Type.Array(Type.Object({ name: Type.String() }))),
-          clusterSelector: Type.Optional(LabelSelectorSchema),
+          clustersPerDecisionGroup: Type.Optional(
+            Type.Unsafe<string | number>({ 'x-kubernetes-int-or-string': true }),
+          ),
         }),
       ),
     }),
   ),
+  // kubefed-ts addition: KubeFed's placement (clusters by name, or a clusterSelector on KubeFedCluster
+  // labels), for users who already think in FederatedX placements.
+  placement: Type.Optional(
+    Type.Object({
+      clusters: Type.Optional(Type.Array(Type.Object({ name: Type.String() }))),
+      clusterSelector: Type.Optional(LabelSelectorSchema),
+    }),
+  ),
+});
+export type PlacementSpec = Static<typeof PlacementSpecSchema>;
+
+export const PlacementSchema = Type.Object({
+  apiVersion: Type.Optional(Type.String()),
+  kind: Type.Optional(Type.String()),
+  metadata: Type.Optional(ObjectMetaSchema),
+  spec: Type.Optional(PlacementSpecSchema),
   status: Type.Optional(
     Type.Object({
       numberOfSelectedClusters: Type.Optional(Type.Integer({ format: 'int32' })),
@@ -101,6 +102,12 @@ export const PlacementSchema = Type.Object({
   ),
 });
 export type Placement = Static<typeof PlacementSchema> & KubeObject;
+
+/** The schema OCM's Placement CRD serves: `spec` is required at the root. */
+export const PlacementCrdSchema = Type.Object({
+  ...PlacementSchema.properties,
+  spec: PlacementSpecSchema,
+});
 
 export const ClusterDecisionSchema = Type.Object({
   clusterName: Type.String(),

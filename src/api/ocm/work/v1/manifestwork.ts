@@ -85,7 +85,7 @@ export const DeletePropagationPolicy = ['Foreground', 'Orphan', 'SelectivelyOrph
 export type DeletePropagationPolicyType = (typeof DeletePropagationPolicy)[number];
 
 export const DeleteOptionSchema = Type.Object({
-  propagationPolicy: StringEnum(DeletePropagationPolicy, { default: 'Foreground' }),
+  propagationPolicy: Type.Optional(StringEnum(DeletePropagationPolicy, { default: 'Foreground' })),
   selectivelyOrphans: Type.Optional(
     Type.Object({ orphaningRules: Type.Optional(Type.Array(ResourceIdentifierSchema)) }),
   ),
@@ -115,7 +115,15 @@ export type UpdateStrategyType = (typeof UpdateStrategyTypes)[number];
 export const IgnoreFieldsConditions = ['OnSpokePresent', 'OnSpokeChange'] as const;
 export const IgnoreFieldSchema = Type.Object({
   condition: StringEnum(IgnoreFieldsConditions, { default: 'OnSpokePresent' }),
-  jsonPaths: Type.Array(Type.String(), { minItems: 1 }),
+  jsonPaths: Type.Optional(
+    Type.Array(Type.String(), { description: 'Kubernetes JSONPath expressions of the fields to ignore.' }),
+  ),
+  jsonPointers: Type.Optional(
+    Type.Array(Type.String(), { description: 'RFC 6901 JSON Pointers of the fields to ignore.' }),
+  ),
+  jqPathExpressions: Type.Optional(
+    Type.Array(Type.String(), { description: 'jq path expressions of the fields to ignore.' }),
+  ),
 });
 export type IgnoreField = Static<typeof IgnoreFieldSchema>;
 export const ServerSideApplyConfigSchema = Type.Object({
@@ -135,16 +143,33 @@ export const UpdateStrategySchema = Type.Object({
 });
 export type UpdateStrategy = Static<typeof UpdateStrategySchema>;
 
-export const ConditionRuleTypes = ['WellKnownCompletions', 'CEL'] as const;
+export const ConditionRuleTypes = ['WellKnownConditions', 'CEL'] as const;
 export type ConditionRuleType = (typeof ConditionRuleTypes)[number];
-export const ConditionRuleSchema = Type.Object({
-  condition: Type.Optional(
-    Type.String({ description: 'Required for CEL rules; WellKnownCompletions default to Complete.' }),
-  ),
-  type: StringEnum(ConditionRuleTypes),
-  celExpressions: Type.Optional(Type.Array(Type.Object({ expression: Type.String() }))),
-  message: Type.Optional(Type.String()),
-  messageExpression: Type.Optional(Type.String()),
+export const ConditionRuleSchema = Type.Unsafe<{
+  condition: string;
+  type: ConditionRuleType;
+  celExpressions?: string[];
+  message?: string;
+  messageExpression?: string;
+}>({
+  type: 'object',
+  properties: {
+    condition: Type.String({
+      description: 'Condition type set from this rule; Complete stops updates to a completed manifest.',
+    }),
+    type: StringEnum(ConditionRuleTypes),
+    celExpressions: Type.Optional(
+      Type.Array(Type.String(), { description: 'CEL expressions over `object`, ANDed.' }),
+    ),
+    message: Type.Optional(Type.String()),
+    messageExpression: Type.Optional(
+      Type.String({ description: 'CEL expression over `object` and `result` giving the message.' }),
+    ),
+  },
+  required: ['condition', 'type'],
+  'x-kubernetes-validations': [
+    { rule: 'self.type != \'CEL\' || self.condition != ""', message: 'Condition is required for CEL rules' },
+  ],
 });
 export type ConditionRule = Static<typeof ConditionRuleSchema>;
 
@@ -153,7 +178,12 @@ export const ManifestConfigOptionSchema = Type.Object({
   resourceIdentifier: ResourceIdentifierSchema,
   feedbackRules: Type.Optional(Type.Array(FeedbackRuleSchema)),
   updateStrategy: Type.Optional(UpdateStrategySchema),
-  conditionRules: Type.Optional(Type.Array(ConditionRuleSchema)),
+  conditionRules: Type.Optional(
+    Type.Array(ConditionRuleSchema, {
+      'x-kubernetes-list-type': 'map',
+      'x-kubernetes-list-map-keys': ['condition'],
+    }),
+  ),
   feedbackScrapeType: Type.Optional(StringEnum(FeedbackScrapeTypes, { default: 'Poll' })),
 });
 export type ManifestConfigOption = Static<typeof ManifestConfigOptionSchema>;
@@ -238,6 +268,15 @@ export const ManifestWorkSchema = Type.Object({
 });
 export type ManifestWork = Static<typeof ManifestWorkSchema> & KubeObject;
 
+/**
+ * The schema OCM's CRD serves: `spec` is not required at the root, so a work without one reaches the webhook
+ * and gets its "manifests should not be empty" denial rather than a schema error.
+ */
+export const ManifestWorkCrdSchema = Type.Object({
+  ...ManifestWorkSchema.properties,
+  spec: Type.Optional(ManifestWorkSpecSchema),
+});
+
 export const AppliedManifestResourceMetaSchema = Type.Object({
   group: Type.Optional(Type.String()),
   resource: Type.String(),
@@ -267,3 +306,15 @@ export const AppliedManifestWorkSchema = Type.Object({
   ),
 });
 export type AppliedManifestWork = Static<typeof AppliedManifestWorkSchema> & KubeObject;
+
+/** The schema OCM's AppliedManifestWork CRD serves: nothing in `spec` is required there. */
+export const AppliedManifestWorkCrdSchema = Type.Object({
+  ...AppliedManifestWorkSchema.properties,
+  spec: Type.Optional(
+    Type.Object({
+      hubHash: Type.Optional(Type.String({ description: 'Hex SHA-256 of the hub apiserver URL.' })),
+      agentID: Type.Optional(Type.String()),
+      manifestWorkName: Type.Optional(Type.String()),
+    }),
+  ),
+});

@@ -39,16 +39,39 @@ export const MwrsReason = {
   Processing: 'Processing',
 } as const;
 
-const IntOrString = Type.Unsafe<string | number>({ 'x-kubernetes-int-or-string': true });
+/** An int-or-string count or percentage, as OCM's CRD writes it (`^((100|[0-9]{1,2})%|[0-9]+)$`). */
+const CountOrPercent = (options: { default?: number; description?: string } = {}) =>
+  Type.Unsafe<string | number>({
+    ...options,
+    anyOf: [{ type: 'integer' }, { type: 'string' }],
+    pattern: '^((100|[0-9]{1,2})%|[0-9]+)$',
+    'x-kubernetes-int-or-string': true,
+  });
 
 export const RolloutConfigSchema = {
-  minSuccessTime: Type.Optional(Type.String({ default: '0' })),
-  progressDeadline: Type.Optional(Type.String({ pattern: '^(([0-9])+[h|m|s])|None$', default: 'None' })),
-  maxFailures: Type.Optional(IntOrString),
+  minSuccessTime: Type.Optional(
+    Type.String({ default: '0', description: 'Soak time after success, e.g. 2h, 90m, 360s.' }),
+  ),
+  progressDeadline: Type.Optional(
+    Type.String({
+      pattern: '^(([0-9])+[h|m|s])|None$',
+      default: 'None',
+      description: 'How long to wait for success; None waits forever.',
+    }),
+  ),
+  maxFailures: Type.Optional(
+    CountOrPercent({
+      default: 0,
+      description: 'Clusters (or percent) that may fail before the rollout stops.',
+    }),
+  ),
 };
 const MandatoryDecisionGroupsSchema = Type.Optional(
   Type.Array(
-    Type.Object({ groupName: Type.Optional(Type.String()), groupIndex: Type.Optional(Type.Integer()) }),
+    Type.Object({
+      groupName: Type.Optional(Type.String()),
+      groupIndex: Type.Optional(Type.Integer({ format: 'int32' })),
+    }),
   ),
 );
 
@@ -60,7 +83,7 @@ export const RolloutStrategySchema = Type.Object({
     Type.Object({
       ...RolloutConfigSchema,
       mandatoryDecisionGroups: MandatoryDecisionGroupsSchema,
-      maxConcurrency: Type.Optional(IntOrString),
+      maxConcurrency: Type.Optional(CountOrPercent()),
     }),
   ),
   progressivePerGroup: Type.Optional(
@@ -71,7 +94,11 @@ export type RolloutStrategy = Static<typeof RolloutStrategySchema>;
 
 export const LocalPlacementReferenceSchema = Type.Object({
   name: Type.String({ minLength: 1 }),
-  rolloutStrategy: Type.Optional(RolloutStrategySchema),
+  rolloutStrategy: Type.Optional(
+    Type.Object(RolloutStrategySchema.properties, {
+      default: { all: { progressDeadline: 'None' }, type: 'All' },
+    }),
+  ),
 });
 export type LocalPlacementReference = Static<typeof LocalPlacementReferenceSchema>;
 
@@ -86,31 +113,49 @@ const SummarySchema = Type.Object({
 });
 export type ManifestWorkReplicaSetSummary = Static<typeof SummarySchema>;
 
+export const CascadeDeletionPolicies = ['Background', 'Foreground'] as const;
+
+export const ManifestWorkReplicaSetSpecSchema = Type.Object({
+  manifestWorkTemplate: ManifestWorkSpecSchema,
+  placementRefs: Type.Array(LocalPlacementReferenceSchema, { minItems: 1 }),
+  cascadeDeletionPolicy: Type.Optional(StringEnum(CascadeDeletionPolicies, { default: 'Background' })),
+});
+export type ManifestWorkReplicaSetSpec = Static<typeof ManifestWorkReplicaSetSpecSchema>;
+
+export const ManifestWorkReplicaSetStatusSchema = Type.Object({
+  conditions: Type.Optional(Type.Array(MetaConditionSchema)),
+  summary: Type.Optional(SummarySchema),
+  placementSummary: Type.Optional(
+    Type.Array(
+      Type.Object({
+        name: Type.String(),
+        availableDecisionGroups: Type.Optional(Type.String()),
+        summary: Type.Optional(SummarySchema),
+      }),
+    ),
+  ),
+});
+
 export const ManifestWorkReplicaSetSchema = Type.Object({
   apiVersion: Type.Optional(Type.String()),
   kind: Type.Optional(Type.String()),
   metadata: Type.Optional(ObjectMetaSchema),
-  spec: Type.Object({
-    manifestWorkTemplate: ManifestWorkSpecSchema,
-    placementRefs: Type.Array(LocalPlacementReferenceSchema, { minItems: 1 }),
-    cascadeDeletionPolicy: Type.Optional(
-      StringEnum(['Background', 'Foreground'] as const, { default: 'Background' }),
-    ),
-  }),
-  status: Type.Optional(
+  spec: ManifestWorkReplicaSetSpecSchema,
+  status: Type.Optional(ManifestWorkReplicaSetStatusSchema),
+});
+export type ManifestWorkReplicaSet = Static<typeof ManifestWorkReplicaSetSchema> & KubeObject;
+
+/**
+ * The schema OCM's CRD serves: `spec` optional at the root; in it `placementRefs` and `cascadeDeletionPolicy`
+ * required (the apiserver fills the latter's default first) and `manifestWorkTemplate` optional.
+ */
+export const ManifestWorkReplicaSetCrdSchema = Type.Object({
+  ...ManifestWorkReplicaSetSchema.properties,
+  spec: Type.Optional(
     Type.Object({
-      conditions: Type.Optional(Type.Array(MetaConditionSchema)),
-      summary: Type.Optional(SummarySchema),
-      placementSummary: Type.Optional(
-        Type.Array(
-          Type.Object({
-            name: Type.String(),
-            availableDecisionGroups: Type.Optional(Type.String()),
-            summary: Type.Optional(SummarySchema),
-          }),
-        ),
-      ),
+      ...ManifestWorkReplicaSetSpecSchema.properties,
+      manifestWorkTemplate: Type.Optional(ManifestWorkSpecSchema),
+      cascadeDeletionPolicy: StringEnum(CascadeDeletionPolicies, { default: 'Background' }),
     }),
   ),
 });
-export type ManifestWorkReplicaSet = Static<typeof ManifestWorkReplicaSetSchema> & KubeObject;
