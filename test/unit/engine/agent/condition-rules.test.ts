@@ -12,7 +12,7 @@ const job = (conditions?: unknown[]): KubeObject => ({
   ...(conditions ? { status: { conditions } } : { status: {} }),
 });
 const jobTarget = { group: 'batch', kind: 'Job' };
-const wellKnown = { type: 'WellKnownCompletions' } as ConditionRule;
+const wellKnown = { type: 'WellKnownConditions', condition: 'Complete' } as ConditionRule;
 const cel = (expressions: string[], extra: Partial<ConditionRule> = {}): ConditionRule =>
   ({ type: 'CEL', condition: 'Ready', celExpressions: expressions, ...extra }) as unknown as ConditionRule;
 
@@ -71,7 +71,7 @@ describe('evaluateConditionRules: well-known completions (ocm rules.go)', () => 
     assert.deepEqual(evaluateConditionRules([wellKnown], jobTarget, undefined, 1), []);
   });
   test('message overrides apply to well-known rules', () => {
-    const rule = { type: 'WellKnownCompletions', message: 'done?' } as ConditionRule;
+    const rule = { type: 'WellKnownConditions', condition: 'Complete', message: 'done?' } as ConditionRule;
     const [c] = evaluateConditionRules([{ ...rule }], jobTarget, job([]), undefined);
     assert.equal(c?.message, 'Job is not finished', 'the rule messageExpression wins over message');
     const [d] = evaluateConditionRules(
@@ -110,7 +110,7 @@ describe('evaluateConditionRules: CEL rules (ocm conditions reader.go)', () => {
       type: 'CEL',
       condition: 'Ready',
       celExpressions: [{ expression: 'object.spec.completions + 1 == 3' }],
-    } as ConditionRule;
+    } as unknown as ConditionRule;
     assert.equal(evaluateConditionRules([objStyle], jobTarget, job(), 1)[0]?.status, 'True');
   });
   test('messageExpression sees result and object', () => {
