@@ -1872,8 +1872,8 @@ describe('charts/kubefed-ts on a real kube-apiserver', () => {
       (
         await host.get<Obj & { webhooks: WebhookObj[] }>(vwc, `validations.core.kubefed.io-${ns}`)
       ).webhooks.map((w) => w.clientConfig.caBundle);
-    // KubeFed's four and, Namespaced, the PropagationPolicy and OverridePolicy webhooks.
-    assert.deepEqual(await caBundles(), Array(6).fill(secret.data['ca.crt']));
+    // KubeFed's four, Namespaced the PropagationPolicy and OverridePolicy webhooks, and OCM's two work ones.
+    assert.deepEqual(await caBundles(), Array(8).fill(secret.data['ca.crt']));
 
     // An upgrade, rendered against the live release (lookup works with --dry-run=server). Not applied:
     // Helm patches the FTCs and the KubeFedConfig on upgrade, which goes through the (fail-closed)
