@@ -437,13 +437,14 @@ describe('charts/kubefed-ts rendered by helm template', () => {
     assert.equal(svc.metadata.annotations?.['prometheus.io/port'], '9090');
   });
 
-  test('the admission webhook: command, HTTPS readiness, serving cert, no API token, hardened', () => {
+  test('the admission webhook: command, HTTPS readiness, serving cert, only the SubjectAccessReview grant, hardened', () => {
     const d = find<DeploymentObj>(objs, 'Deployment', 'kubefed-admission-webhook');
     // The webhooks fail closed: two replicas, so one can be down without blocking writes.
     assert.equal(d.spec.replicas, 2);
     const pod = d.spec.template.spec;
     assert.equal(pod.serviceAccountName, 'kubefed-admission-webhook');
-    assert.equal(pod.automountServiceAccountToken, false);
+    // OCM's executor check is its one API call (a SubjectAccessReview).
+    assert.equal(pod.automountServiceAccountToken, true);
     assert.equal(pod.securityContext['runAsNonRoot'], true);
     const [c] = pod.containers;
     assert.ok(c);
@@ -475,14 +476,15 @@ describe('charts/kubefed-ts rendered by helm template', () => {
     );
     assert.deepEqual(svc.spec.ports, [{ name: 'https', port: 443, targetPort: 8443, protocol: 'TCP' }]);
     assert.deepEqual(svc.spec.selector, d.spec.selector.matchLabels);
-    // The webhook's account is bound to nothing.
+    // The webhook's account is bound to one role, which may only create SubjectAccessReviews.
     for (const b of objs.filter((o) => o.kind === 'RoleBinding' || o.kind === 'ClusterRoleBinding')) {
-      const subjects = (b as Obj & { subjects: Array<{ name: string }> }).subjects;
-      assert.ok(
-        !subjects.some((s) => s.name === 'kubefed-admission-webhook'),
-        `${b.metadata.name} binds the webhook`,
-      );
+      const binding = b as Obj & { subjects: Array<{ name: string }>; roleRef: { name: string } };
+      if (!binding.subjects.some((s) => s.name === 'kubefed-admission-webhook')) continue;
+      assert.equal(binding.roleRef.name, 'kubefed-admission-webhook', `${b.metadata.name} binds the webhook`);
     }
+    assert.deepEqual(rulesOf(objs, 'ClusterRole', 'kubefed-admission-webhook'), [
+      { apiGroups: ['authorization.k8s.io'], resources: ['subjectaccessreviews'], verbs: ['create'] },
+    ]);
   });
 
   test('the entry points the chart runs exist in the repository (the image copies src/ to /app/src)', () => {
