@@ -10,6 +10,8 @@ export interface ControllerSet {
   scheduling: boolean;
   /** The multi-cluster DNS controllers (ServiceDNSRecord, IngressDNSRecord). */
   dns: boolean;
+  /** OCM's hub controllers: Placement decisions, ManifestWorkReplicaSets, completed-work TTL. Always on. */
+  manifestWorkHub: true;
   /** Why a controller that KubeFed would run does not, for the start-up log; empty when none. */
   notStarted: string[];
 }
@@ -44,6 +46,7 @@ export function controllerSet(gates: Readonly<Record<FeatureGate, boolean>>): Co
     federatedTypeConfig: push,
     scheduling: push && gates.SchedulerPreferences,
     dns: push,
+    manifestWorkHub: true,
     notStarted,
   };
 }

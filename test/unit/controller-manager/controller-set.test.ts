@@ -19,6 +19,7 @@ test('all gates on (the defaults): every controller', () => {
     federatedTypeConfig: true,
     scheduling: true,
     dns: true,
+    manifestWorkHub: true,
     notStarted: [],
   });
 });
@@ -31,7 +32,7 @@ test('SchedulerPreferences off: propagation without the RSP controller (KubeFed:
   assert.deepEqual(s.notStarted, []);
 });
 
-test('PushReconciler off: only cluster health, whatever the other gates say, and the log says why', () => {
+test("PushReconciler off: only cluster health and OCM's hub controllers, whatever the other gates say, and the log says why", () => {
   for (const rsp of [true, false]) {
     for (const raw of [true, false]) {
       const s = controllerSet(gates(false, rsp, raw));
@@ -39,6 +40,7 @@ test('PushReconciler off: only cluster health, whatever the other gates say, and
       assert.equal(s.federatedTypeConfig, false);
       assert.equal(s.scheduling, false);
       assert.equal(s.dns, false);
+      assert.equal(s.manifestWorkHub, true);
       assert.match(s.notStarted[0] ?? '', /^PushReconciler is Disabled: .*nothing is propagated/);
       // The RSP line only when the user asked for scheduling.
       assert.equal(s.notStarted.length, rsp ? 2 : 1);
