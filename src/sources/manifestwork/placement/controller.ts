@@ -44,6 +44,13 @@ export function placementStatus(current: Placement, plan: PlacementPlan, now: st
   return { numberOfSelectedClusters: plan.selected.length, decisionGroups: plan.groups, conditions };
 }
 
+/** The clusters a Placement may choose: the ready ones, push or pull alike. */
+export function placeableClusters(clusters: readonly ClusterObject[]): ClusterInfo[] {
+  return clusters
+    .filter((c) => isClusterReady(c.status?.conditions))
+    .map((c) => ({ name: c.metadata.name ?? '', labels: c.metadata.labels }));
+}
+
 function decisionObject(placement: Placement, d: DesiredDecision, current?: PlacementDecision) {
   return {
     apiVersion: API_VERSION,
@@ -106,17 +113,10 @@ export class PlacementController implements Runnable {
     return this.#controller.run(signal);
   }
 
-  #readyClusters(): ClusterInfo[] {
-    return this.#clusters.store
-      .list()
-      .filter((c) => isClusterReady(c.status?.conditions))
-      .map((c) => ({ name: c.metadata.name ?? '', labels: c.metadata.labels }));
-  }
-
   async reconcile(key: string): Promise<ReconcileResult> {
     const placement = this.#placements.store.get(key);
     if (!placement || placement.metadata.deletionTimestamp || !decidedByKubefed(placement)) return ok();
-    const plan = planPlacement(placement, this.#readyClusters());
+    const plan = planPlacement(placement, placeableClusters(this.#clusters.store.list()));
     if (plan.kind === 'decided') {
       const written = await this.#writeDecisions(placement, plan.decisions);
       if (written) return written;

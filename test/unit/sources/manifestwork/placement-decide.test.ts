@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Placement } from '../../../../src/api/ocm/cluster/v1beta1/index.ts';
+import type { ClusterObject } from '../../../../src/members/cluster-registry.ts';
+import {
+  placeableClusters,
+  placementStatus,
+} from '../../../../src/sources/manifestwork/placement/controller.ts';
 import {
   DECISIONS_ANNOTATION,
   decidedByKubefed,
@@ -196,4 +201,31 @@ describe('planPlacement', () => {
     assert.equal(plan.conditions[0]?.type, 'PlacementMisconfigured');
     assert.equal(plan.conditions[0]?.status, 'True');
   });
+});
+
+test('placeableClusters: ready KubeFedClusters, push and pull alike', () => {
+  const cluster = (name: string, ready: 'True' | 'False', syncMode?: 'Push' | 'Pull'): ClusterObject => ({
+    metadata: { name, namespace: 'kube-federation-system', labels: { env: name } },
+    spec: { apiEndpoint: 'https://x', ...(syncMode ? { syncMode } : {}) },
+    status: {
+      conditions: [{ type: 'Ready' as const, status: ready, lastProbeTime: '2026-01-01T00:00:00Z' }],
+    },
+  });
+  assert.deepEqual(
+    placeableClusters([cluster('push', 'True'), cluster('pull', 'True', 'Pull'), cluster('down', 'False')]),
+    [
+      { name: 'push', labels: { env: 'push' } },
+      { name: 'pull', labels: { env: 'pull' } },
+    ],
+  );
+});
+
+test('placementStatus: counts and groups from the plan; conditions keep their time while unchanged', () => {
+  const p = placement({});
+  const plan = planPlacement(p, clusters);
+  const first = placementStatus(p, plan, '2026-01-01T00:00:00Z');
+  assert.equal(first.numberOfSelectedClusters, 3);
+  assert.equal(first.decisionGroups?.length, 1);
+  const again = placementStatus({ ...p, status: first }, plan, '2026-01-02T00:00:00Z');
+  assert.deepEqual(again, first);
 });
