@@ -310,6 +310,34 @@ describe('ManifestWorkReplicaSet and Placement on the hub', () => {
     ]);
   });
 
+  test('a work whose cluster namespace is missing: PlacementVerified NotAsExpected naming it, until the namespace exists', async () => {
+    await externalPlacement('missing', 1);
+    await decide('missing', ['c-missing']);
+    await createMwrs('missing', [{ name: 'missing' }]);
+    const failing = await eventually(
+      'NotAsExpected',
+      () => mwrsObj('missing'),
+      (s) => condition(s, 'PlacementVerified') === 'False/NotAsExpected',
+    );
+    const verified = failing?.status?.conditions?.find((c) => c.type === 'PlacementVerified') as
+      | (Cond & { message?: string })
+      | undefined;
+    assert.match(verified?.message ?? '', /c-missing/);
+    assert.equal(failing?.status?.summary?.total, 0);
+    await namespace('c-missing');
+    await eventually(
+      'the work once the namespace exists',
+      () => worksIn('missing'),
+      (ns) => ns.join() === 'c-missing',
+      90_000,
+    );
+    await eventually(
+      'AsExpected',
+      () => mwrsObj('missing'),
+      (s) => condition(s, 'PlacementVerified') === 'True/AsExpected',
+    );
+  });
+
   test('changing the placementRef deletes the old placement’s works', async () => {
     await externalPlacement('old', 1);
     await externalPlacement('new', 1);

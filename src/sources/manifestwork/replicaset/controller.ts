@@ -17,7 +17,13 @@ import {
   MWRS_KIND,
   MWRS_LABEL,
 } from '../../../api/ocm/work/v1alpha1/index.ts';
-import { isAlreadyExists, isConflict, isNotFound, type KubeClient } from '../../../kube/client/index.ts';
+import {
+  errorMessage,
+  isAlreadyExists,
+  isConflict,
+  isNotFound,
+  type KubeClient,
+} from '../../../kube/client/index.ts';
 import { Controller } from '../../../runtime/controller.ts';
 import { ensureFinalizer, removeFinalizer } from '../../../runtime/finalizers.ts';
 import { enqueueMapped, enqueueObject } from '../../../runtime/handlers.ts';
@@ -27,7 +33,7 @@ import type { Runnable } from '../../../runtime/manager.ts';
 import { ok, type ReconcileResult, requeueAfter, retry } from '../../../runtime/reconcile.ts';
 import { statusWriteResult, writeStatusIfChanged } from '../../../runtime/status.ts';
 import { PlacementDecisionType, PlacementType } from '../placement/resource-types.ts';
-import { mwrsKey, ownerKeyOfWork, planDeploy, summarizeWorks, workUpToDate } from './plan.ts';
+import { deployStatus, mwrsKey, ownerKeyOfWork, planDeploy, summarizeWorks, workUpToDate } from './plan.ts';
 import { ManifestWorkReplicaSetType, ManifestWorkType } from './resource-types.ts';
 
 export interface ManifestWorkReplicaSetControllerOptions {
@@ -136,12 +142,23 @@ export class ManifestWorkReplicaSetController implements Runnable {
       });
       const failures: unknown[] = [];
       for (const w of plan.delete) await this.#deleteWork(w).catch((e: unknown) => failures.push(e));
-      for (const desired of plan.apply) await this.#apply(desired).catch((e: unknown) => failures.push(e));
+      const failedApplies = new Map<string, string>();
+      for (const desired of plan.apply) {
+        await this.#apply(desired).catch((e: unknown) => {
+          failures.push(e);
+          const { namespace, name } = desired.metadata;
+          failedApplies.set(
+            namespace ?? '',
+            `failed to apply manifestwork ${namespace}/${name}: ${errorMessage(e)}`,
+          );
+        });
+      }
       const deleted = new Set(plan.delete);
+      const deployed = deployStatus(mwrs, plan, failedApplies, now);
       const status = plan.stop
-        ? plan.status
+        ? deployed
         : summarizeWorks(
-            plan.status,
+            deployed,
             works.filter((w) => !deleted.has(w)),
             now,
           );

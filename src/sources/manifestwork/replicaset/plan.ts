@@ -141,14 +141,30 @@ export interface DeployInput {
   now: number;
 }
 
+/** One placementRef's share of the plan, counted once the writes are known (deployStatus). */
+export interface PlacementProgress {
+  name: string;
+  /** Clusters whose work is already built from the current template (and stays). */
+  existing: string[];
+  /** Clusters whose work this pass creates or updates. */
+  applying: string[];
+  succeeded: number;
+  selected: number;
+  decisionGroups: number;
+}
+
 export interface DeployPlan {
   /** Works to create, or to update over the live one of the same namespace/name. */
   apply: ManifestWork[];
   delete: ManifestWork[];
-  status: Status;
+  placements: PlacementProgress[];
+  /** The conditions so far: PlacementDecisionNotFound when `stop`. */
+  conditions: MetaCondition[];
+  /** A Placement is missing: nothing else is reported this pass (OCM's reconcileStop). */
+  stop: boolean;
   /** When the rollout must be looked at again (a soak time or deadline pending). */
   requeueAfterMs?: number;
-  /** Strategy errors, reported as PlacementVerified NotAsExpected and retried. */
+  /** Strategy errors: reported as PlacementVerified NotAsExpected, and retried. */
   errors: string[];
 }
 
@@ -158,8 +174,9 @@ function setCondition(
   reason: string,
   trueReason: string,
   now: string,
+  message = '',
 ): MetaCondition[] {
-  const c = { type, status: reason === trueReason ? 'True' : 'False', reason, message: '' };
+  const c = { type, status: reason === trueReason ? 'True' : 'False', reason, message };
   const prev = conditions.find((x) => x.type === type);
   const stamped: MetaCondition = {
     ...c,
@@ -172,11 +189,9 @@ function timestamp(ms: number): string {
   return new Date(ms).toISOString().replace(/\.\d+Z$/, 'Z');
 }
 
-/** The deploy reconcile: works to write and delete, PlacementVerified/PlacementRolledOut and the counts. */
-export function planDeploy(input: DeployInput): DeployPlan & { stop: boolean } {
+/** The deploy reconcile's decisions: the works to write and delete, per placementRef. */
+export function planDeploy(input: DeployInput): DeployPlan {
   const { mwrs, now } = input;
-  const stamp = timestamp(now);
-  let conditions: MetaCondition[] = [...(mwrs.status?.conditions ?? [])];
   const apply: ManifestWork[] = [];
   const deletes: ManifestWork[] = [];
   const errors: string[] = [];
@@ -186,24 +201,21 @@ export function planDeploy(input: DeployInput): DeployPlan & { stop: boolean } {
     const p = w.metadata.labels?.[MWRS_PLACEMENT_LABEL];
     if (!p || !current.has(p)) deletes.push(w);
   }
-  const summaries: PlacementSummary[] = [];
-  let count = 0;
-  let total = 0;
-  let succeeded = 0;
+  const placements: PlacementProgress[] = [];
   let requeueAfterMs: number | undefined;
   // A cluster decided by two placementRefs gets one work (one name per namespace): the first ref's.
   const claimed = new Set<string>();
   for (const ref of refs) {
     const placement = input.placement(ref.name);
     if (!placement) {
-      conditions = setCondition(
-        conditions,
+      const conditions = setCondition(
+        [...(mwrs.status?.conditions ?? [])],
         MwrsCondition.PlacementVerified,
         MwrsReason.PlacementDecisionNotFound,
         MwrsReason.AsExpected,
-        stamp,
+        timestamp(now),
       );
-      return { apply: [], delete: deletes, status: { ...mwrs.status, conditions }, errors, stop: true };
+      return { apply: [], delete: deletes, placements: [], conditions, stop: true, errors };
     }
     const works = input.works.filter((w) => w.metadata.labels?.[MWRS_PLACEMENT_LABEL] === ref.name);
     const groups = decisionGroups(input.decisions(ref.name))
@@ -211,15 +223,16 @@ export function planDeploy(input: DeployInput): DeployPlan & { stop: boolean } {
       .filter((g) => g.clusters.length > 0);
     const decided = new Set(groups.flatMap((g) => g.clusters));
     const existing = new Set<string>();
+    const applying: string[] = [];
     const statuses: ClusterRolloutStatus[] = [];
-    let placementSucceeded = 0;
+    let succeeded = 0;
     for (const w of works) {
       const cluster = w.metadata.namespace ?? '';
       if (!workUpToDate(w, buildManifestWork(mwrs, cluster, ref.name))) continue;
       existing.add(cluster);
       const s = workRolloutStatus(cluster, w);
       statuses.push(s);
-      if (s.status === 'Succeeded') placementSucceeded++;
+      if (s.status === 'Succeeded') succeeded++;
     }
     try {
       const r = rolloutClusters(ref.rolloutStrategy, groups, statuses, now);
@@ -231,17 +244,10 @@ export function planDeploy(input: DeployInput): DeployPlan & { stop: boolean } {
       for (const s of r.clustersToRollout) {
         if (s.status !== 'ToApply') continue;
         apply.push(buildManifestWork(mwrs, s.clusterName, ref.name));
-        existing.add(s.clusterName);
+        if (!existing.has(s.clusterName)) applying.push(s.clusterName);
       }
     } catch (e) {
       errors.push((e as Error).message);
-      conditions = setCondition(
-        conditions,
-        MwrsCondition.PlacementVerified,
-        MwrsReason.NotAsExpected,
-        MwrsReason.AsExpected,
-        stamp,
-      );
       continue;
     }
     // A cluster no longer decided loses its work, whatever its spec.
@@ -252,35 +258,74 @@ export function planDeploy(input: DeployInput): DeployPlan & { stop: boolean } {
       existing.delete(cluster);
     }
     for (const c of decided) claimed.add(c);
-    const selected = placement.status?.numberOfSelectedClusters ?? 0;
-    total += selected;
-    summaries.push({
+    placements.push({
       name: ref.name,
-      availableDecisionGroups: `${placement.status?.decisionGroups?.length ?? 0} (${existing.size} / ${selected} clusters applied)`,
-      summary: { total: existing.size },
+      existing: [...existing],
+      applying,
+      succeeded,
+      selected: placement.status?.numberOfSelectedClusters ?? 0,
+      decisionGroups: placement.status?.decisionGroups?.length ?? 0,
     });
-    count += existing.size;
-    succeeded += placementSucceeded;
+  }
+  const plan: DeployPlan = {
+    apply,
+    delete: deletes,
+    placements,
+    conditions: [...(mwrs.status?.conditions ?? [])],
+    stop: false,
+    errors,
+  };
+  if (requeueAfterMs !== undefined) plan.requeueAfterMs = requeueAfterMs;
+  return plan;
+}
+
+/**
+ * The deploy reconcile's status once the writes are done: `failed` maps the namespace of each work whose
+ * create or update failed to the error, which PlacementVerified NotAsExpected reports (with any strategy
+ * error) and the counts leave out. Otherwise PlacementDecisionEmpty without works, AsExpected with some;
+ * PlacementRolledOut Complete once as many works succeeded as the Placements selected clusters.
+ */
+export function deployStatus(
+  mwrs: ManifestWorkReplicaSet,
+  plan: DeployPlan,
+  failed: ReadonlyMap<string, string>,
+  now: number,
+): Status {
+  const stamp = timestamp(now);
+  let conditions = plan.conditions;
+  if (plan.stop) return { ...mwrs.status, conditions };
+  const summaries: PlacementSummary[] = [];
+  let count = 0;
+  let total = 0;
+  let succeeded = 0;
+  for (const p of plan.placements) {
+    const works = p.existing.length + p.applying.filter((c) => !failed.has(c)).length;
+    summaries.push({
+      name: p.name,
+      availableDecisionGroups: `${p.decisionGroups} (${works} / ${p.selected} clusters applied)`,
+      summary: { total: works },
+    });
+    count += works;
+    total += p.selected;
+    succeeded += p.succeeded;
   }
   const summary: ManifestWorkReplicaSetSummary = { ...(mwrs.status?.summary ?? {}), total: count };
-  if (count === 0) {
-    Object.assign(summary, { applied: 0, available: 0, degraded: 0, progressing: 0 });
-    conditions = setCondition(
-      conditions,
-      MwrsCondition.PlacementVerified,
-      MwrsReason.PlacementDecisionEmpty,
-      MwrsReason.AsExpected,
-      stamp,
-    );
-  } else {
-    conditions = setCondition(
-      conditions,
-      MwrsCondition.PlacementVerified,
-      MwrsReason.AsExpected,
-      MwrsReason.AsExpected,
-      stamp,
-    );
-  }
+  if (count === 0) Object.assign(summary, { applied: 0, available: 0, degraded: 0, progressing: 0 });
+  const errors = [...plan.errors, ...failed.values()];
+  const verified =
+    errors.length > 0
+      ? MwrsReason.NotAsExpected
+      : count === 0
+        ? MwrsReason.PlacementDecisionEmpty
+        : MwrsReason.AsExpected;
+  conditions = setCondition(
+    conditions,
+    MwrsCondition.PlacementVerified,
+    verified,
+    MwrsReason.AsExpected,
+    stamp,
+    errors.join('; '),
+  );
   conditions = setCondition(
     conditions,
     MwrsCondition.PlacementRolledOut,
@@ -288,15 +333,7 @@ export function planDeploy(input: DeployInput): DeployPlan & { stop: boolean } {
     MwrsReason.Complete,
     stamp,
   );
-  const plan: DeployPlan & { stop: boolean } = {
-    apply,
-    delete: deletes,
-    status: { ...mwrs.status, conditions, summary, placementSummary: summaries },
-    errors,
-    stop: false,
-  };
-  if (requeueAfterMs !== undefined) plan.requeueAfterMs = requeueAfterMs;
-  return plan;
+  return { ...mwrs.status, conditions, summary, placementSummary: summaries };
 }
 
 /** The status reconcile: the applied/available/degraded/progressing counts and ManifestworkApplied. */

@@ -7,6 +7,7 @@ import {
   buildManifestWork,
   type DeployInput,
   decisionGroups,
+  deployStatus,
   ownerKeyOfWork,
   planDeploy,
   summarizeWorks,
@@ -102,6 +103,12 @@ function input(
   };
 }
 
+/** The deploy reconcile: the plan, and the status once its writes are done (`failed`: namespace → error). */
+function deploy(i: DeployInput, failed: Map<string, string> = new Map()) {
+  const plan = planDeploy(i);
+  return { ...plan, status: deployStatus(i.mwrs, plan, failed, i.now) };
+}
+
 const cond = (
   status: { conditions?: Array<{ type: string; status: string; reason: string }> },
   type: string,
@@ -187,7 +194,7 @@ test('buildManifestWork: named after the MWRS, in the cluster namespace, MWRS la
 describe('planDeploy', () => {
   test('a work per decided cluster; dropped clusters lose theirs', () => {
     const set = mwrs(['p']);
-    const first = planDeploy(input(set, [], { p: ['c1', 'c2', 'c3'] }));
+    const first = deploy(input(set, [], { p: ['c1', 'c2', 'c3'] }));
     assert.deepEqual(
       first.apply.map((w) => w.metadata.namespace),
       ['c1', 'c2', 'c3'],
@@ -196,13 +203,13 @@ describe('planDeploy', () => {
     assert.equal(cond(first.status, 'PlacementVerified'), 'True/AsExpected');
     assert.equal(cond(first.status, 'PlacementRolledOut'), 'False/Progressing');
     const works = ['c1', 'c2', 'c3'].map((c) => work(set, c, 'p'));
-    const second = planDeploy(input(set, works, { p: ['c1', 'c2'] }));
+    const second = deploy(input(set, works, { p: ['c1', 'c2'] }));
     assert.deepEqual(
       second.delete.map((w) => w.metadata.namespace),
       ['c3'],
     );
     assert.equal(second.status.summary?.total, 2);
-    const third = planDeploy(input(set, works, { p: [] }));
+    const third = deploy(input(set, works, { p: [] }));
     assert.equal(third.delete.length, 3);
     assert.equal(third.status.summary?.total, 0);
     assert.equal(cond(third.status, 'PlacementVerified'), 'False/PlacementDecisionEmpty');
@@ -211,7 +218,7 @@ describe('planDeploy', () => {
   test('every selected cluster succeeded: PlacementRolledOut True/Complete, placementSummary', () => {
     const set = mwrs(['p']);
     const works = ['c1', 'c2'].map((c) => work(set, c, 'p', done));
-    const plan = planDeploy(input(set, works, { p: ['c1', 'c2'] }));
+    const plan = deploy(input(set, works, { p: ['c1', 'c2'] }));
     assert.deepEqual(plan.apply, []);
     assert.equal(cond(plan.status, 'PlacementRolledOut'), 'True/Complete');
     assert.deepEqual(plan.status.placementSummary, [
@@ -224,11 +231,11 @@ describe('planDeploy', () => {
     const old = work(set, 'c1', 'p', done);
     const changed = { ...set, spec: { ...set.spec, manifestWorkTemplate: { workload: { manifests: [] } } } };
     assert.deepEqual(
-      planDeploy(input(changed, [old], { p: ['c1'] })).apply.map((w) => w.spec),
+      deploy(input(changed, [old], { p: ['c1'] })).apply.map((w) => w.spec),
       [{ workload: { manifests: [] } }],
     );
     const moved = mwrs(['q']);
-    const plan = planDeploy(input(moved, [old], { q: ['c2'] }));
+    const plan = deploy(input(moved, [old], { q: ['c2'] }));
     assert.deepEqual(
       plan.delete.map((w) => w.metadata.namespace),
       ['c1'],
@@ -244,7 +251,7 @@ describe('planDeploy', () => {
 
   test('Progressive maxConcurrency 2: two works first', () => {
     const set = mwrs(['p'], { type: 'Progressive', progressive: { maxConcurrency: 2 } });
-    const plan = planDeploy(input(set, [], { p: ['c1', 'c2', 'c3', 'c4'] }));
+    const plan = deploy(input(set, [], { p: ['c1', 'c2', 'c3', 'c4'] }));
     assert.deepEqual(
       plan.apply.map((w) => w.metadata.namespace),
       ['c1', 'c2'],
@@ -253,23 +260,33 @@ describe('planDeploy', () => {
   });
 
   test('a missing Placement: PlacementDecisionNotFound, and the pass stops', () => {
-    const plan = planDeploy(input(mwrs(['nope']), [], {}));
+    const plan = deploy(input(mwrs(['nope']), [], {}));
     assert.equal(plan.stop, true);
     assert.equal(cond(plan.status, 'PlacementVerified'), 'False/PlacementDecisionNotFound');
   });
 
-  test('a bad strategy: PlacementVerified NotAsExpected is overwritten by the count, and an error to retry', () => {
+  test('a bad strategy: PlacementVerified NotAsExpected, and an error to retry', () => {
     const set = mwrs(['p'], { type: 'All', all: { progressDeadline: 'soon' } });
-    const plan = planDeploy(input(set, [], { p: ['c1'] }));
+    const plan = deploy(input(set, [], { p: ['c1'] }));
     assert.equal(plan.errors.length, 1);
     assert.deepEqual(plan.apply, []);
-    assert.equal(cond(plan.status, 'PlacementVerified'), 'False/PlacementDecisionEmpty');
+    assert.equal(cond(plan.status, 'PlacementVerified'), 'False/NotAsExpected');
+  });
+
+  test('a work that cannot be written: NotAsExpected naming it, and not counted', () => {
+    const set = mwrs(['p']);
+    const failed = new Map([['gone', 'failed to apply manifestwork gone/set: namespaces "gone" not found']]);
+    const plan = deploy(input(set, [], { p: ['c1', 'gone'] }), failed);
+    assert.equal(plan.status.summary?.total, 1);
+    assert.equal(cond(plan.status, 'PlacementVerified'), 'False/NotAsExpected');
+    const message = plan.status.conditions?.find((c) => c.type === 'PlacementVerified')?.message;
+    assert.match(message ?? '', /namespaces "gone" not found/);
   });
 
   test('conditions keep their lastTransitionTime while their status holds', () => {
     const set = mwrs(['p']);
-    const first = planDeploy(input(set, [], { p: ['c1'] }));
-    const again = planDeploy({
+    const first = deploy(input(set, [], { p: ['c1'] }));
+    const again = deploy({
       ...input({ ...set, status: first.status }, [], { p: ['c1'] }),
       now: NOW + 60_000,
     });
