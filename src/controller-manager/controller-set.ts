@@ -4,14 +4,14 @@ import type { FeatureGate } from '../config/feature-gates.ts';
 export interface ControllerSet {
   /** The KubeFedCluster health controller: always, as in KubeFed. */
   clusterHealth: true;
+  /** OCM's hub controllers: Placement decisions, ManifestWorkReplicaSets, completed-work TTL. Always on. */
+  manifestWorkHub: true;
   /** The FederatedTypeConfig controller, and through it every sync controller (propagation). */
   federatedTypeConfig: boolean;
   /** The ReplicaSchedulingPreference controller. */
   scheduling: boolean;
   /** The multi-cluster DNS controllers (ServiceDNSRecord, IngressDNSRecord). */
   dns: boolean;
-  /** OCM's hub controllers: Placement decisions, ManifestWorkReplicaSets, completed-work TTL. Always on. */
-  manifestWorkHub: true;
   /** Why a controller that KubeFed would run does not, for the start-up log; empty when none. */
   notStarted: string[];
 }
@@ -43,10 +43,10 @@ export function controllerSet(gates: Readonly<Record<FeatureGate, boolean>>): Co
   }
   return {
     clusterHealth: true,
+    manifestWorkHub: true,
     federatedTypeConfig: push,
     scheduling: push && gates.SchedulerPreferences,
     dns: push,
-    manifestWorkHub: true,
     notStarted,
   };
 }

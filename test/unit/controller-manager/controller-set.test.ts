@@ -16,10 +16,10 @@ const gates = (
 test('all gates on (the defaults): every controller', () => {
   assert.deepEqual(controllerSet(gates(true, true)), {
     clusterHealth: true,
+    manifestWorkHub: true,
     federatedTypeConfig: true,
     scheduling: true,
     dns: true,
-    manifestWorkHub: true,
     notStarted: [],
   });
 });
@@ -32,15 +32,15 @@ test('SchedulerPreferences off: propagation without the RSP controller (KubeFed:
   assert.deepEqual(s.notStarted, []);
 });
 
-test("PushReconciler off: only cluster health and OCM's hub controllers, whatever the other gates say, and the log says why", () => {
+test('PushReconciler off: only cluster health, whatever the other gates say, and the log says why', () => {
   for (const rsp of [true, false]) {
     for (const raw of [true, false]) {
       const s = controllerSet(gates(false, rsp, raw));
       assert.equal(s.clusterHealth, true);
+      assert.equal(s.manifestWorkHub, true);
       assert.equal(s.federatedTypeConfig, false);
       assert.equal(s.scheduling, false);
       assert.equal(s.dns, false);
-      assert.equal(s.manifestWorkHub, true);
       assert.match(s.notStarted[0] ?? '', /^PushReconciler is Disabled: .*nothing is propagated/);
       // The RSP line only when the user asked for scheduling.
       assert.equal(s.notStarted.length, rsp ? 2 : 1);
