@@ -302,8 +302,8 @@ const CLUSTER_ROLE_RULES: PolicyRule[] = [
     verbs: ['get', 'create', 'update'],
   },
   { apiGroups: [''], resources: ['namespaces'], verbs: ['get', 'list', 'watch'] },
-  ...OCM_HUB_RULES,
   { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
+  ...OCM_HUB_RULES,
   ...NATIVE_RESOURCE_RULES,
 ];
 const CONFIG_ROLE_RULES: PolicyRule[] = [
