@@ -338,6 +338,32 @@ describe('ManifestWorkReplicaSet and Placement on the hub', () => {
     );
   });
 
+  test('a work of the same name that is not the MWRS’s is never taken over', async () => {
+    const mine = await host.create<Obj>(ManifestWorkType, {
+      apiVersion: 'work.open-cluster-management.io/v1',
+      kind: 'ManifestWork',
+      metadata: { name: 'clash', namespace: 'c1' },
+      spec: { workload: { manifests: [configMapManifest('hand-made')] } },
+    });
+    await externalPlacement('clash', 1);
+    await decide('clash', ['c1']);
+    await createMwrs('clash', [{ name: 'clash' }]);
+    const set = await eventually(
+      'NotAsExpected',
+      () => mwrsObj('clash'),
+      (s) => condition(s, 'PlacementVerified') === 'False/NotAsExpected',
+    );
+    const verified = set?.status?.conditions?.find((c) => c.type === 'PlacementVerified') as
+      | (Cond & { message?: string })
+      | undefined;
+    assert.match(
+      verified?.message ?? '',
+      /c1\/clash already exists and belongs to no ManifestWorkReplicaSet/,
+    );
+    const still = await host.get<Obj>(ManifestWorkType, 'clash', 'c1');
+    assert.equal(still.metadata.resourceVersion, mine.metadata.resourceVersion);
+  });
+
   test('changing the placementRef deletes the old placement’s works', async () => {
     await externalPlacement('old', 1);
     await externalPlacement('new', 1);

@@ -182,24 +182,35 @@ export class ManifestWorkReplicaSetController implements Runnable {
     }
   }
 
-  /** Creates the work, or updates the live one when it differs (the workapplier's Apply). */
+  /**
+   * Creates the work, or updates the live one when it differs (the workapplier's Apply). A work of that name
+   * that belongs to another MWRS, or to none, is never taken over: the error says whose it is.
+   */
   async #apply(desired: ManifestWork): Promise<void> {
     const { host } = this.#opts;
-    const live = this.#works.store.get(`${desired.metadata.namespace}/${desired.metadata.name}`);
+    const { namespace, name } = desired.metadata;
+    const owner = desired.metadata.labels?.[MWRS_LABEL];
+    const foreign = (w: ManifestWork) => {
+      const other = w.metadata.labels?.[MWRS_LABEL];
+      return new Error(
+        `manifestwork ${namespace}/${name} already exists and belongs to ${other ? `ManifestWorkReplicaSet ${other}` : 'no ManifestWorkReplicaSet'}`,
+      );
+    };
+    const live = this.#works.store.get(`${namespace}/${name}`);
     if (!live) {
       try {
         await host.create(ManifestWorkType, desired);
-        this.#log.info(
-          { work: `${desired.metadata.namespace}/${desired.metadata.name}` },
-          'created ManifestWork',
-        );
+        this.#log.info({ work: `${namespace}/${name}` }, 'created ManifestWork');
         return;
       } catch (e) {
-        // In the namespace, but not yet in the cache (or not ours): the next event says which.
         if (!isAlreadyExists(e)) throw e;
+        // Ours, created moments ago and not yet in the cache: its event comes. Anyone else's: say so.
+        const existing = await host.get<ManifestWork>(ManifestWorkType, name ?? '', namespace);
+        if (existing.metadata.labels?.[MWRS_LABEL] !== owner) throw foreign(existing);
         return;
       }
     }
+    if (live.metadata.labels?.[MWRS_LABEL] !== owner) throw foreign(live);
     if (live.metadata.deletionTimestamp || workUpToDate(live, desired)) return;
     await host.update(ManifestWorkType, {
       ...live,
