@@ -4,6 +4,8 @@ import type { FeatureGate } from '../config/feature-gates.ts';
 export interface ControllerSet {
   /** The KubeFedCluster health controller: always, as in KubeFed. */
   clusterHealth: true;
+  /** OCM's hub controllers: Placement decisions, ManifestWorkReplicaSets, completed-work TTL. Always on. */
+  manifestWorkHub: true;
   /** The FederatedTypeConfig controller, and through it every sync controller (propagation). */
   federatedTypeConfig: boolean;
   /** The ReplicaSchedulingPreference controller. */
@@ -41,6 +43,7 @@ export function controllerSet(gates: Readonly<Record<FeatureGate, boolean>>): Co
   }
   return {
     clusterHealth: true,
+    manifestWorkHub: true,
     federatedTypeConfig: push,
     scheduling: push && gates.SchedulerPreferences,
     dns: push,

@@ -22,6 +22,7 @@ import { EventRecorder } from '../runtime/events.ts';
 import { createLogger, type Logger } from '../runtime/logger.ts';
 import { Manager, signalsHandler } from '../runtime/manager.ts';
 import { FederatedTypeConfigController } from '../sources/federated/type-config-controller.ts';
+import { manifestWorkHubControllers } from '../sources/manifestwork/replicaset/hub-controllers.ts';
 import { PolicySource } from '../sources/policy/policy-source.ts';
 import { Backoff, sleep } from '../util/backoff.ts';
 import { VERSION } from '../version.ts';
@@ -282,6 +283,9 @@ async function run(o: Options, log: Logger): Promise<number> {
     // Karmada's ClusterTaintPolicy: cluster-scoped, so only a cluster-scoped control plane may watch them.
     manager.add(new ClusterTaintPolicyController({ host, namespace, logger: log }));
   }
+  // OCM's hub controllers (docs/manifestworkreplicaset.md): they read and write every namespace.
+  if (controllers.manifestWorkHub && config.scope === 'Cluster')
+    for (const c of manifestWorkHubControllers({ host, namespace, logger: log })) manager.add(c);
   const scheduling = controllers.scheduling
     ? new SchedulingController({ host, namespace, config, ftcs: ftcController, members, logger: log })
     : undefined;

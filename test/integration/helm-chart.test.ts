@@ -230,6 +230,39 @@ const NATIVE_RESOURCE_RULES: PolicyRule[] = [
     { apiGroups: [group], resources: resources.map((r) => `${r}/status`), verbs: ['update'] },
   ]),
 ];
+/** OCM's hub controllers (src/sources/manifestwork): Placement decisions, MWRS, completed-work TTL. */
+const OCM_HUB_RULES: PolicyRule[] = [
+  {
+    apiGroups: ['cluster.open-cluster-management.io'],
+    resources: ['placements'],
+    verbs: ['get', 'list', 'watch'],
+  },
+  {
+    apiGroups: ['cluster.open-cluster-management.io'],
+    resources: ['placements/status', 'placements/finalizers', 'placementdecisions/status'],
+    verbs: ['update'],
+  },
+  {
+    apiGroups: ['cluster.open-cluster-management.io'],
+    resources: ['placementdecisions'],
+    verbs: ['get', 'list', 'watch', 'create', 'update', 'delete'],
+  },
+  {
+    apiGroups: ['work.open-cluster-management.io'],
+    resources: ['manifestworkreplicasets'],
+    verbs: ['get', 'list', 'watch', 'patch'],
+  },
+  {
+    apiGroups: ['work.open-cluster-management.io'],
+    resources: ['manifestworkreplicasets/status', 'manifestworkreplicasets/finalizers'],
+    verbs: ['update'],
+  },
+  {
+    apiGroups: ['work.open-cluster-management.io'],
+    resources: ['manifestworks'],
+    verbs: ['get', 'list', 'watch', 'create', 'update', 'delete'],
+  },
+];
 const CLUSTER_ROLE_RULES: PolicyRule[] = [
   { apiGroups: ['types.kubefed.io'], resources: ['*'], verbs: ['get', 'list', 'watch', 'patch'] },
   { apiGroups: ['types.kubefed.io'], resources: ['*/status'], verbs: ['update'] },
@@ -270,6 +303,7 @@ const CLUSTER_ROLE_RULES: PolicyRule[] = [
   },
   { apiGroups: [''], resources: ['namespaces'], verbs: ['get', 'list', 'watch'] },
   { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
+  ...OCM_HUB_RULES,
   ...NATIVE_RESOURCE_RULES,
 ];
 const CONFIG_ROLE_RULES: PolicyRule[] = [
@@ -650,15 +684,19 @@ describe('charts/kubefed-ts rendered by helm template', () => {
     assert.deepEqual(binding.subjects, [
       { kind: 'ServiceAccount', name: 'kubefed-controller', namespace: CLUSTER_NS },
     ]);
-    // The only deletions: the pending member-deletion ConfigMaps, in the release namespace (a Role), and
-    // WorkloadRebalancers whose ttlSecondsAfterFinished ran out (Karmada's rebalancer controller does so).
+    // The only deletions: the pending member-deletion ConfigMaps, in the release namespace (a Role),
+    // WorkloadRebalancers whose ttlSecondsAfterFinished ran out (Karmada's rebalancer controller does so),
+    // and OCM's hub objects below.
     for (const rule of [...CLUSTER_ROLE_RULES, ...CONFIG_ROLE_RULES]) {
       const pendingDeletions = CONFIG_ROLE_RULES.includes(rule) && rule.resources?.join() === 'configmaps';
       const finishedRebalancers =
         rule.apiGroups?.join() === 'apps.karmada.io' && rule.resources?.join() === 'workloadrebalancers';
+      // OCM's hub: works of clusters a MWRS no longer selects, completed works past their TTL, and the
+      // PlacementDecisions a Placement no longer needs.
+      const ocmHub = OCM_HUB_RULES.includes(rule);
       assert.ok(
         !rule.verbs.includes('*') &&
-          (!rule.verbs.includes('delete') || pendingDeletions || finishedRebalancers),
+          (!rule.verbs.includes('delete') || pendingDeletions || finishedRebalancers || ocmHub),
         JSON.stringify(rule),
       );
     }

@@ -16,6 +16,7 @@ const gates = (
 test('all gates on (the defaults): every controller', () => {
   assert.deepEqual(controllerSet(gates(true, true)), {
     clusterHealth: true,
+    manifestWorkHub: true,
     federatedTypeConfig: true,
     scheduling: true,
     dns: true,
@@ -36,6 +37,7 @@ test('PushReconciler off: only cluster health, whatever the other gates say, and
     for (const raw of [true, false]) {
       const s = controllerSet(gates(false, rsp, raw));
       assert.equal(s.clusterHealth, true);
+      assert.equal(s.manifestWorkHub, true);
       assert.equal(s.federatedTypeConfig, false);
       assert.equal(s.scheduling, false);
       assert.equal(s.dns, false);
