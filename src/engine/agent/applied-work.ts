@@ -14,6 +14,7 @@ import {
   VERSION,
 } from '../../api/ocm/work/v1/index.ts';
 import { isAlreadyExists, type KubeClient, type ResourceType } from '../../kube/client/index.ts';
+import { canonicalJson } from '../../propagation/json.ts';
 
 export const AMW_TYPE: ResourceType = {
   group: GROUP,
@@ -63,8 +64,8 @@ export function desiredAppliedWork(
 /** Whether `live` already is `desired` in what this agent sets. */
 export function appliedWorkUpToDate(live: AppliedManifestWork, desired: AppliedManifestWork): boolean {
   return (
-    JSON.stringify(live.spec) === JSON.stringify(desired.spec) &&
-    JSON.stringify(live.metadata.labels ?? {}) === JSON.stringify(desired.metadata.labels ?? {}) &&
+    canonicalJson(live.spec) === canonicalJson(desired.spec) &&
+    canonicalJson(live.metadata.labels ?? {}) === canonicalJson(desired.metadata.labels ?? {}) &&
     (live.metadata.finalizers ?? []).includes(APPLIED_MANIFEST_WORK_FINALIZER)
   );
 }
@@ -100,7 +101,7 @@ export async function writeAppliedWorkStatus(
     ...(status.appliedResources.length > 0 ? { appliedResources: status.appliedResources } : {}),
     ...(status.evictionStartTime ? { evictionStartTime: status.evictionStartTime } : {}),
   };
-  if (JSON.stringify(next) === JSON.stringify(normalizedStatus(live))) return live;
+  if (canonicalJson(next) === canonicalJson(normalizedStatus(live))) return live;
   return member.update(
     AMW_TYPE,
     { ...live, apiVersion: API_VERSION, kind: AMW_KIND, status: next },

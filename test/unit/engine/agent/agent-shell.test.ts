@@ -7,7 +7,10 @@ import {
 } from '../../../../src/api/ocm/work/v1/index.ts';
 import { appliedWorkUpToDate, desiredAppliedWork } from '../../../../src/engine/agent/applied-work.ts';
 import { executorVerbs, notAllowedMessage } from '../../../../src/engine/agent/executor.ts';
+import { managedElsewhere } from '../../../../src/engine/agent/manifest-applier.ts';
 import { groupVersionKind } from '../../../../src/engine/agent/resolver.ts';
+import type { KubeObject } from '../../../../src/kube/client/index.ts';
+import { wantsPushAgent } from '../../../../src/sources/manifestwork/push-controller.ts';
 
 const work = (labels?: Record<string, string>): ManifestWork => ({
   metadata: { name: 'web', namespace: 'cluster1', ...(labels ? { labels } : {}) },
@@ -80,4 +83,34 @@ test('group, version and kind of a manifest; the core group is empty', () => {
     version: 'v1',
     kind: 'Deployment',
   });
+});
+
+test('two fronts: an object another kubefed-ts front manages is not taken over, unless the manifest names its owner', () => {
+  const live = (annotations?: Record<string, string>): KubeObject => ({
+    metadata: {
+      name: 'a',
+      labels: { 'kubefed.io/managed': 'true' },
+      ...(annotations ? { annotations } : {}),
+    },
+  });
+  const manifest = (annotations?: Record<string, string>): KubeObject => ({
+    metadata: { name: 'a', ...(annotations ? { annotations } : {}) },
+  });
+  assert.equal(managedElsewhere(live(), manifest()), undefined, 'both the Federated<Kind> source');
+  assert.equal(
+    managedElsewhere(live({ 'kubefed-ts.io/owner': 'policy:ResourceBinding:ns/b' }), manifest()),
+    'the object is managed by policy ResourceBinding "ns/b"',
+  );
+  assert.equal(
+    managedElsewhere(live(), manifest({ 'kubefed-ts.io/owner': 'policy:ResourceBinding:ns/b' })),
+    'the object is managed by a federated object of the same name',
+  );
+  assert.equal(managedElsewhere({ metadata: { name: 'a' } }, manifest()), undefined, 'not managed at all');
+});
+
+test('push agents run for ready Push-mode clusters only', () => {
+  assert.equal(wantsPushAgent({ spec: {} }, true), true, 'Push is the default');
+  assert.equal(wantsPushAgent({ spec: { syncMode: 'Push' } }, false), false);
+  assert.equal(wantsPushAgent({ spec: { syncMode: 'Pull' } }, true), false);
+  assert.equal(wantsPushAgent(undefined, true), false);
 });
