@@ -46,7 +46,9 @@ type Cond = { type: string; status: string; reason?: string; message?: string; o
 type ManifestStatus = {
   resourceMeta: { ordinal: number; resource?: string; kind?: string };
   conditions: Cond[];
-  statusFeedback?: { values?: Array<{ name: string; fieldValue: { type: string; integer?: number } }> };
+  statusFeedback?: {
+    values?: Array<{ name: string; fieldValue: { type: string; integer?: number; string?: string } }>;
+  };
 };
 
 const cond = (conds: readonly Cond[] | undefined, type: string) => conds?.find((c) => c.type === type);
@@ -188,7 +190,13 @@ describe('ManifestWork pushed by the controller manager', () => {
             resourceIdentifier: { group: 'apps', resource: 'deployments', name: 'web', namespace: APPS },
             feedbackRules: [
               { type: 'WellKnownStatus' },
-              { type: 'JSONPaths', jsonPaths: [{ name: 'ready', path: '.readyReplicas' }] },
+              {
+                type: 'JSONPaths',
+                jsonPaths: [
+                  { name: 'ready', path: '.status.readyReplicas' },
+                  { name: 'available', path: '.status.conditions[?(@.type=="Available")].status' },
+                ],
+              },
             ],
             conditionRules: [
               {
@@ -274,8 +282,19 @@ describe('ManifestWork pushed by the controller manager', () => {
     );
     assert.equal(feedback(manifestAt(ready, 0), 'ready'), 2);
     assert.equal(feedback(manifestAt(ready, 0), 'Replicas'), 2);
+    const available = manifestAt(ready, 0)?.statusFeedback?.values?.find((v) => v.name === 'available');
+    assert.deepEqual(available?.fieldValue, { type: 'String', string: 'True' });
     assert.equal(cond(manifestAt(ready, 0)?.conditions, 'AllReady')?.reason, 'ConditionRuleEvaluated');
     assert.equal(cond(manifestAt(ready, 0)?.conditions, 'StatusFeedbackSynced')?.status, 'True');
+
+    // A status resync that finds nothing new writes nothing.
+    const quiet = await work('cluster1', 'bundle');
+    await new Promise((r) => setTimeout(r, 11_000));
+    assert.deepEqual((await work('cluster1', 'bundle'))?.status, quiet?.status);
+    assert.equal(
+      (await work('cluster1', 'bundle'))?.metadata.resourceVersion,
+      quiet?.metadata.resourceVersion,
+    );
 
     // Re-applying unchanged content writes nothing: a change of the work's labels makes the agent
     // reconcile (the AMW follows the label), and neither the Deployment's generation nor the ConfigMap moves.
@@ -354,6 +373,67 @@ describe('ManifestWork pushed by the controller manager', () => {
     assert.equal(ro.data?.v, 'member', 'ReadOnly does not write');
     assert.equal(ro.metadata.ownerReferences, undefined);
     await c2.patch(CM, 'up', { metadata: { finalizers: null } }, { namespace: ns, patchType: 'merge' });
+  });
+
+  test('an executor without permission creates nothing until RBAC allows it; an object another front manages is left alone', async () => {
+    const ns = 'mw-executor';
+    await c2.create(CoreTypes.namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+    // Propagated by a Federated<Kind> (the managed label, no owner annotation): not the work's to take.
+    await c2.create(CM, {
+      ...configMap('theirs', { v: 'fed' }, ns),
+      metadata: { name: 'theirs', namespace: ns, labels: { 'kubefed.io/managed': 'true' } },
+    });
+    await createWork('cluster2', 'fronts', [
+      configMap('theirs', { v: 'work' }, ns),
+      configMap('mine', { v: 'work' }, ns),
+    ]);
+    const fronts = await settled('cluster2', 'fronts', (x) => manifestsOf(x).length === 2);
+    assert.equal(cond(manifestAt(fronts, 0)?.conditions, 'Applied')?.status, 'False');
+    assert.match(
+      cond(manifestAt(fronts, 0)?.conditions, 'Applied')?.message ?? '',
+      /the object is managed by a federated object of the same name/,
+    );
+    assert.equal(cond(manifestAt(fronts, 1)?.conditions, 'Applied')?.status, 'True');
+    assert.equal((await c2.get<Obj>(CM, 'theirs', ns)).data?.v, 'fed');
+
+    await createWork('cluster2', 'executed', [configMap('by-sa', { v: '1' }, ns)], {
+      executor: { subject: { type: 'ServiceAccount', serviceAccount: { namespace: ns, name: 'deployer' } } },
+    });
+    const denied = await settled('cluster2', 'executed', (x) => manifestsOf(x).length === 1);
+    assert.equal(cond(manifestAt(denied, 0)?.conditions, 'Applied')?.status, 'False');
+    assert.match(
+      cond(manifestAt(denied, 0)?.conditions, 'Applied')?.message ?? '',
+      /not allowed to apply the resource {2}configmaps, mw-executor by-sa/,
+    );
+    assert.equal(await getOrUndefined(c2, CM, 'by-sa', ns), undefined);
+    const RBAC = (plural: string, kind: string): ResourceType => ({
+      group: 'rbac.authorization.k8s.io',
+      version: 'v1',
+      plural,
+      namespaced: true,
+      kind,
+    });
+    await c2.create(RBAC('roles', 'Role'), {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'Role',
+      metadata: { name: 'deployer', namespace: ns },
+      rules: [
+        { apiGroups: [''], resources: ['configmaps'], verbs: ['create', 'update', 'patch', 'get', 'delete'] },
+      ],
+    });
+    await c2.create(RBAC('rolebindings', 'RoleBinding'), {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'RoleBinding',
+      metadata: { name: 'deployer', namespace: ns },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'deployer' },
+      subjects: [{ kind: 'ServiceAccount', name: 'deployer', namespace: ns }],
+    });
+    await eventually(
+      'applied once allowed',
+      () => getOrUndefined<Obj>(c2, CM, 'by-sa', ns),
+      (o) => o?.data?.v === '1',
+      30_000,
+    );
   });
 
   test('delete options: Foreground deletes everything and a manifest left out of the bundle; Orphan keeps all without ownerRefs; SelectivelyOrphan keeps the listed one', async () => {

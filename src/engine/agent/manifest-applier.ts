@@ -89,12 +89,13 @@ export async function applyManifest(
 
 /**
  * The two-front-ends rule: an object kubefed-ts propagates from a Federated<Kind> or a policy (the managed
- * label) is that owner's, unless the manifest names the same owner in its owner annotation.
+ * label) is that owner's, unless the manifest names that same owner in its owner annotation.
  */
 export function managedElsewhere(live: KubeObject, manifest: KubeObject): string | undefined {
   if (live.metadata.labels?.[MANAGED_LABEL] !== 'true') return undefined;
   const holder = live.metadata.annotations?.[OWNER_ANNOTATION];
-  if (holder === manifest.metadata?.annotations?.[OWNER_ANNOTATION]) return undefined;
+  // A manifest without the annotation claims nothing: a Federated<Kind> object (no annotation) stays its own.
+  if (holder !== undefined && holder === manifest.metadata?.annotations?.[OWNER_ANNOTATION]) return undefined;
   return `the object is managed by ${describeOwnerId(holder)}`;
 }
 

@@ -8,6 +8,7 @@ import { memberCrds } from '../../api/crds.ts';
 import {
   APPLIED_MANIFEST_WORK_FINALIZER,
   type AppliedManifestWork,
+  type FeedbackValue,
   MANIFEST_WORK_FINALIZER,
   type ManifestCondition,
   type ManifestWork,
@@ -282,7 +283,7 @@ export class WorkAgent {
           feedback,
           rules,
           now,
-          previousValues: before?.statusFeedback?.values ?? [],
+          previousValues: sameAsBefore(before?.statusFeedback?.values ?? [], feedback.values),
         });
         return {
           resourceMeta: {
@@ -469,6 +470,14 @@ function identifierOf(r: Pick<ResolvedManifest, 'group' | 'resource' | 'name' | 
 }
 function identityKey(r: Pick<ResolvedManifest, 'group' | 'resource' | 'name' | 'namespace'>): string {
   return JSON.stringify([r.group, r.resource, r.namespace, r.name]);
+}
+
+/**
+ * The previous feedback values for manifestConditions, which compares them as written: the server returns
+ * them with sorted keys, so equal values are handed back as the new ones.
+ */
+function sameAsBefore(previous: readonly FeedbackValue[], values: FeedbackValue[]): readonly FeedbackValue[] {
+  return canonicalJson(previous) === canonicalJson(values) ? values : previous;
 }
 
 /** A recorded manifest condition still describes the manifest at that ordinal. */

@@ -96,7 +96,19 @@ test('two fronts: an object another kubefed-ts front manages is not taken over, 
   const manifest = (annotations?: Record<string, string>): KubeObject => ({
     metadata: { name: 'a', ...(annotations ? { annotations } : {}) },
   });
-  assert.equal(managedElsewhere(live(), manifest()), undefined, 'both the Federated<Kind> source');
+  assert.equal(
+    managedElsewhere(live(), manifest()),
+    'the object is managed by a federated object of the same name',
+    'a plain manifest does not take a Federated<Kind> object',
+  );
+  assert.equal(
+    managedElsewhere(
+      live({ 'kubefed-ts.io/owner': 'policy:ResourceBinding:ns/b' }),
+      manifest({ 'kubefed-ts.io/owner': 'policy:ResourceBinding:ns/b' }),
+    ),
+    undefined,
+    'the manifest names the same owner',
+  );
   assert.equal(
     managedElsewhere(live({ 'kubefed-ts.io/owner': 'policy:ResourceBinding:ns/b' }), manifest()),
     'the object is managed by policy ResourceBinding "ns/b"',
