@@ -452,7 +452,7 @@ describe('ManifestWork pushed by the controller manager', () => {
     );
   });
 
-  test('delete options: Foreground deletes everything and a manifest left out of the bundle; Orphan keeps all without ownerRefs; SelectivelyOrphan keeps the listed one', async () => {
+  test('delete options: Foreground deletes everything and a manifest left out of the bundle, an AMW deleted on the member takes its resources and is remade; Orphan keeps all without ownerRefs; SelectivelyOrphan keeps the listed one', async () => {
     const ns = 'default';
     await createWork('cluster1', 'fg', [
       configMap('fg-a', { v: '1' }, ns),
@@ -490,6 +490,22 @@ describe('ManifestWork pushed by the controller manager', () => {
       'fg-b out of appliedResources',
       () => c1.get<AppliedManifestWork>(AMW_TYPE, appliedManifestWorkName(hash, 'fg')),
       (a) => (a.status?.appliedResources ?? []).map((r) => r.name).join() === 'fg-a',
+    );
+
+    // The AMW deleted on the member takes its resources along; the work, still there, applies them again.
+    const fgAmw = await c1.get<AppliedManifestWork>(AMW_TYPE, appliedManifestWorkName(hash, 'fg'));
+    const fgA = await c1.get<Obj>(CM, 'fg-a', ns);
+    await c1.delete(AMW_TYPE, fgAmw.metadata.name ?? '');
+    const again = await eventually(
+      'fg-a applied again under a new AMW',
+      () => getOrUndefined<Obj>(c1, CM, 'fg-a', ns),
+      (o) => o !== undefined && o.metadata.uid !== fgA.metadata.uid,
+    );
+    const newAmw = await c1.get<AppliedManifestWork>(AMW_TYPE, appliedManifestWorkName(hash, 'fg'));
+    assert.notEqual(newAmw.metadata.uid, fgAmw.metadata.uid);
+    assert.deepEqual(
+      ((again?.metadata.ownerReferences ?? []) as Array<{ uid: string }>).map((r) => r.uid),
+      [newAmw.metadata.uid],
     );
 
     for (const name of ['fg', 'orph', 'sel']) await host.delete(MW_TYPE, name, { namespace: 'cluster1' });
