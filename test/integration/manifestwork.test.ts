@@ -508,7 +508,22 @@ describe('ManifestWork pushed by the controller manager', () => {
       [newAmw.metadata.uid],
     );
 
+    // A member finalizer holds fg-a: the Foreground work waits for it, Deleting meanwhile.
+    await c1.patch(
+      CM,
+      'fg-a',
+      { metadata: { finalizers: ['example.com/hold'] } },
+      { namespace: ns, patchType: 'merge' },
+    );
     for (const name of ['fg', 'orph', 'sel']) await host.delete(MW_TYPE, name, { namespace: 'cluster1' });
+    const waiting = await eventually(
+      'fg deleting, waiting for fg-a',
+      () => work('cluster1', 'fg'),
+      (x) => cond(x?.status?.conditions as Cond[], 'Deleting')?.status === 'True',
+    );
+    assert.ok(waiting?.metadata.deletionTimestamp);
+    assert.ok((await c1.get<Obj>(CM, 'fg-a', ns)).metadata.deletionTimestamp);
+    await c1.patch(CM, 'fg-a', { metadata: { finalizers: null } }, { namespace: ns, patchType: 'merge' });
     for (const name of ['fg', 'orph', 'sel']) {
       await eventually(
         `${name} gone from the hub`,

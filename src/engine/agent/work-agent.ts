@@ -333,6 +333,8 @@ export class WorkAgent {
    */
   async #finalize(work: ManifestWork, amwName: string): Promise<ReconcileResult> {
     if (!(work.metadata.finalizers ?? []).includes(MANIFEST_WORK_FINALIZER)) return ok();
+    // Deleting=True first, as OCM's finalize controller does, so a slow cleanup is visible.
+    await this.#writeDeleting(work);
     const amw = this.#applied.store.get(amwName);
     let pending = 0;
     if (amw) {
@@ -350,10 +352,7 @@ export class WorkAgent {
         })),
       );
       pending = removed.pending.length + removed.failures.length;
-      if (pending > 0) {
-        await this.#writeDeleting(work);
-        return requeueAfter(DELETION_POLL_MS);
-      }
+      if (pending > 0) return requeueAfter(DELETION_POLL_MS);
       const done = await this.#deleteAppliedWork(amw);
       if (done) return done;
     }
