@@ -35,6 +35,8 @@ export interface ManifestApplyContext {
   owner: OwnerReference;
   options: ManifestOptions;
   executor?: ManifestWorkExecutor;
+  /** The work deletes the resource with itself (not orphaned): the executor then needs `delete` too. */
+  ownedByTheWork?: boolean;
 }
 
 export type ManifestApplyResult = ApplyResult & {
@@ -57,7 +59,7 @@ export async function applyManifest(
       ctx.member,
       ctx.executor,
       { group: r.group, version: r.version, resource: r.resource, namespace: r.namespace, name: r.name },
-      strategy === 'ReadOnly' ? ['get'] : executorVerbs(r, true),
+      strategy === 'ReadOnly' ? ['get'] : executorVerbs(r, ctx.ownedByTheWork ?? true),
     );
     if (denied) return failed(denied);
     const live = await getLive(ctx.member, r);

@@ -195,6 +195,9 @@ export class WorkAgent {
           owner,
           options: complete ? { ...options, updateStrategy: { type: 'ReadOnly' } } : options,
           executor: work.spec.executor,
+          ownedByTheWork:
+            deletionAction(identifierOf(r), { deleteOption: work.spec.deleteOption, readOnly: false }) ===
+            'delete',
         },
         r,
       );
