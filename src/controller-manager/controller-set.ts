@@ -12,8 +12,8 @@ export interface ControllerSet {
   dns: boolean;
   /**
    * OCM's work agent in push mode, one per ready Push-mode KubeFedCluster (src/sources/manifestwork): always,
-   * being a kubefed-ts addition no KubeFed gate governs; idle (one namespaced informer per cluster) while no
-   * ManifestWorks exist.
+   * being a kubefed-ts addition no KubeFed gate governs (main.ts runs it in a cluster-scoped control plane
+   * only); idle (one namespaced informer per cluster) while no ManifestWorks exist.
    */
   manifestWorkPush: true;
   /** Why a controller that KubeFed would run does not, for the start-up log; empty when none. */

@@ -273,8 +273,11 @@ async function run(o: Options, log: Logger): Promise<number> {
   // The feature gates decide what runs (KubeFed's startControllers; see controller-set.ts).
   const controllers = controllerSet(config.featureGates);
   for (const reason of controllers.notStarted) log.info(reason);
+  // OCM's ManifestWorks pushed to Push-mode members by agents run here (docs/manifestwork.md). Each cluster's
+  // hub namespace is its own, outside the KubeFed namespace: only a cluster-scoped control plane may use them.
+  const manifestWorkPush = controllers.manifestWorkPush && config.scope === 'Cluster';
   // Propagation and the ManifestWork push agents share the members.
-  if (controllers.federatedTypeConfig || controllers.manifestWorkPush) manager.add(members);
+  if (controllers.federatedTypeConfig || manifestWorkPush) manager.add(members);
   if (controllers.federatedTypeConfig) manager.add(ftcController);
   // Native resources placed by Karmada's policies, on the same members and engine. A namespaced control plane
   // has no cluster-wide templates to place, so it serves only Federated<Kind> (docs/native-resources.md).
@@ -303,9 +306,7 @@ async function run(o: Options, log: Logger): Promise<number> {
     manager.add(new ServiceDnsController(dns));
     manager.add(new IngressDnsController(dns));
   }
-  // OCM's ManifestWorks pushed to Push-mode members by agents run here (docs/manifestwork.md).
-  if (controllers.manifestWorkPush)
-    manager.add(new ManifestWorkPushController({ host, members, logger: log }));
+  if (manifestWorkPush) manager.add(new ManifestWorkPushController({ host, members, logger: log }));
   manager.addReadyCheck(
     'caches',
     () =>
