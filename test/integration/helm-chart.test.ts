@@ -260,8 +260,10 @@ const OCM_HUB_RULES: PolicyRule[] = [
   {
     apiGroups: ['work.open-cluster-management.io'],
     resources: ['manifestworks'],
-    verbs: ['get', 'list', 'watch', 'create', 'update', 'delete'],
+    verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'],
   },
+  { apiGroups: ['work.open-cluster-management.io'], resources: ['manifestworks/status'], verbs: ['update'] },
+  { apiGroups: [''], resources: ['namespaces'], verbs: ['create'] },
 ];
 const CLUSTER_ROLE_RULES: PolicyRule[] = [
   { apiGroups: ['types.kubefed.io'], resources: ['*'], verbs: ['get', 'list', 'watch', 'patch'] },
