@@ -403,6 +403,12 @@ export async function unjoinPull(c: PullUnjoinContext): Promise<PullUnjoinResult
     throw new CommandError(`removing cluster "${C}" from the host failed: ${errorMessage(e)}`);
   }
   c.out(`Removed KubeFedCluster ${c.kubefedNamespace}/${C} and the agent's access from the host cluster`);
+  if (!c.clusterContext) {
+    c.out(
+      `kubefed-agent is still installed in cluster ${C}: pass --cluster-context to remove it, or delete namespace ` +
+        `${AGENT_NAMESPACE} and the ClusterRoles and ClusterRoleBindings ${AGENT_NAME} and ${AGENT_NAME}:execution there`,
+    );
+  }
   if (member) {
     try {
       for (const [type, name, namespace] of pullMemberCleanup())

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { parseAllDocuments } from 'yaml';
 import { isClusterReady, KubeFedClusterType } from '../../src/api/core/v1beta1/index.ts';
 import type { ManifestWork } from '../../src/api/ocm/work/v1/index.ts';
 import { AMW_TYPE, MW_TYPE } from '../../src/engine/agent/applied-work.ts';
@@ -509,6 +510,61 @@ describe('pull mode: kubefedctl join --mode pull and kubefed-agent as its own pr
       writesBetween(beforeRestart, await memberWrites(member)),
       {},
       'writes after a restart with nothing changed',
+    );
+  });
+
+  test('without --cluster-context join prints the install (stdout holds only YAML); unjoin then leaves the member alone', async () => {
+    const args = ['--host-cluster-context=host', `--kubeconfig=${fed.kubeconfigPath}`];
+    const r = await kubefedctl([
+      'join',
+      'edge1',
+      '--mode=pull',
+      '--api-endpoint=https://edge1.example:6443',
+      ...args,
+    ]);
+    assert.equal(r.code, 0, r.stderr);
+    const docs = parseAllDocuments(r.stdout).map((d) => d.toJS() as KubeObject);
+    assert.deepEqual(
+      docs.map((d) => d.kind),
+      [
+        'Namespace',
+        'CustomResourceDefinition',
+        'ServiceAccount',
+        'ClusterRole',
+        'ClusterRoleBinding',
+        'ClusterRole',
+        'ClusterRoleBinding',
+        'Secret',
+        'Deployment',
+      ],
+    );
+    assert.match(r.stderr, /joined in Pull mode; apply the manifests above/);
+    const kfc = await host.get<ClusterObject>(KubeFedClusterType, 'edge1', NS);
+    assert.deepEqual(kfc.spec, { apiEndpoint: 'https://edge1.example:6443', syncMode: 'Pull' });
+    // The printed hub kubeconfig works: the agent's token reads its own namespace only.
+    const secret = docs.find((d) => d.kind === 'Secret') as KubeObject & {
+      stringData: Record<string, string>;
+    };
+    const file = join(fed.dir, 'edge1-hub-kubeconfig');
+    writeFileSync(file, secret.stringData['kubeconfig'] ?? '', { mode: 0o600 });
+    const edge = new KubeClient(restConfigForContext(loadKubeconfig({ kubeconfig: file })), {
+      name: 'edge1',
+    });
+    try {
+      assert.equal((await edge.list(MW, { namespace: 'edge1' })).items.length, 0);
+      assert.equal(await edge.list(MW, { namespace: C }).then(() => 200, statusCode), 403);
+    } finally {
+      await edge.close();
+    }
+    const u = await kubefedctl(['unjoin', 'edge1', ...args]);
+    assert.equal(u.code, 0, u.stderr);
+    assert.match(u.stdout, /kubefed-agent is still installed in cluster edge1: pass --cluster-context/);
+    assert.equal(await host.get(KubeFedClusterType, 'edge1', NS).then(() => 200, statusCode), 404);
+    assert.equal(
+      await host
+        .get(CoreTypes.namespaces, 'edge1')
+        .then((n) => (n.metadata.deletionTimestamp ? 404 : 200), statusCode),
+      404,
     );
   });
 
