@@ -314,7 +314,7 @@ describe('ManifestWork pushed by the controller manager', () => {
     );
   });
 
-  test('update strategies: Update keeps what the member added, CreateOnly never updates, ServerSideApply conflicts without force and wins with it, ReadOnly only reads', async () => {
+  test('update strategies: Update keeps what the member added, CreateOnly never updates, ServerSideApply conflicts without force, wins with it and leaves ignoreFields to the member, ReadOnly only reads', async () => {
     const ns = 'mw-strategies';
     await c2.create(CoreTypes.namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
     // Objects already on the member: one for ReadOnly, and one whose field another manager owns.
@@ -332,6 +332,14 @@ describe('ManifestWork pushed by the controller manager', () => {
       }),
       strategy('ro', ns, { type: 'ReadOnly' }),
       strategy('ro-missing', ns, { type: 'ReadOnly' }),
+      strategy('ign', ns, {
+        type: 'ServerSideApply',
+        serverSideApply: { ignoreFields: [{ condition: 'OnSpokePresent', jsonPaths: ['.data.b'] }] },
+      }),
+      strategy('bad-path', ns, {
+        type: 'ServerSideApply',
+        serverSideApply: { ignoreFields: [{ condition: 'OnSpokePresent', jsonPaths: ['.data[?(@.x.b'] }] },
+      }),
     ];
     const manifests = (v: string) => [
       configMap('up', { v }, ns),
@@ -339,9 +347,11 @@ describe('ManifestWork pushed by the controller manager', () => {
       configMap('ssa', { k: 'ours' }, ns),
       configMap('ro', { v }, ns),
       configMap('ro-missing', { v }, ns),
+      configMap('ign', { a: v, b: v }, ns),
+      configMap('bad-path', { v }, ns),
     ];
     await createWork('cluster2', 'strategies', manifests('1'), { manifestConfigs: configs(false) });
-    let w = await settled('cluster2', 'strategies', (x) => manifestsOf(x).length === 5);
+    let w = await settled('cluster2', 'strategies', (x) => manifestsOf(x).length === 7);
     const applied = (x: ManifestWork, i: number) => cond(manifestAt(x, i)?.conditions, 'Applied');
     assert.equal(applied(w, 0)?.status, 'True');
     assert.equal(applied(w, 1)?.status, 'True');
@@ -351,6 +361,11 @@ describe('ManifestWork pushed by the controller manager', () => {
     assert.equal(applied(w, 4)?.status, 'False', 'ReadOnly never creates');
     assert.equal(await getOrUndefined(c2, CM, 'ro-missing', ns), undefined);
     assert.equal((await c2.get<Obj>(CM, 'ssa', ns)).data?.k, 'theirs');
+    assert.equal(applied(w, 5)?.status, 'True');
+    assert.equal(applied(w, 6)?.reason, 'AppliedManifestSSAIgnoreFieldError');
+    // The member changes the ignored field; the work's next version leaves it as the member set it.
+    const ign = await c2.get<Obj>(CM, 'ign', ns);
+    await c2.update(CM, { ...ign, data: { ...ign.data, b: 'member' } });
 
     // The member adds a finalizer and a label to the Update object: a new version keeps both.
     const up = await c2.get<Obj>(CM, 'up', ns);
@@ -363,6 +378,7 @@ describe('ManifestWork pushed by the controller manager', () => {
       x.spec.manifestConfigs = configs(true);
     });
     w = await settled('cluster2', 'strategies', (x) => applied(x, 2)?.status === 'True');
+    assert.deepEqual((await c2.get<Obj>(CM, 'ign', ns)).data, { a: '2', b: 'member' });
     const up2 = await c2.get<Obj>(CM, 'up', ns);
     assert.equal(up2.data?.v, '2');
     assert.deepEqual(up2.metadata.finalizers, ['example.com/keep']);
@@ -436,7 +452,7 @@ describe('ManifestWork pushed by the controller manager', () => {
     );
   });
 
-  test('delete options: Foreground deletes everything and a manifest left out of the bundle; Orphan keeps all without ownerRefs; SelectivelyOrphan keeps the listed one', async () => {
+  test('delete options: Foreground deletes everything and a manifest left out of the bundle, an AMW deleted on the member takes its resources and is remade; Orphan keeps all without ownerRefs; SelectivelyOrphan keeps the listed one', async () => {
     const ns = 'default';
     await createWork('cluster1', 'fg', [
       configMap('fg-a', { v: '1' }, ns),
@@ -476,7 +492,38 @@ describe('ManifestWork pushed by the controller manager', () => {
       (a) => (a.status?.appliedResources ?? []).map((r) => r.name).join() === 'fg-a',
     );
 
+    // The AMW deleted on the member takes its resources along; the work, still there, applies them again.
+    const fgAmw = await c1.get<AppliedManifestWork>(AMW_TYPE, appliedManifestWorkName(hash, 'fg'));
+    const fgA = await c1.get<Obj>(CM, 'fg-a', ns);
+    await c1.delete(AMW_TYPE, fgAmw.metadata.name ?? '');
+    const again = await eventually(
+      'fg-a applied again under a new AMW',
+      () => getOrUndefined<Obj>(c1, CM, 'fg-a', ns),
+      (o) => o !== undefined && o.metadata.uid !== fgA.metadata.uid,
+    );
+    const newAmw = await c1.get<AppliedManifestWork>(AMW_TYPE, appliedManifestWorkName(hash, 'fg'));
+    assert.notEqual(newAmw.metadata.uid, fgAmw.metadata.uid);
+    assert.deepEqual(
+      ((again?.metadata.ownerReferences ?? []) as Array<{ uid: string }>).map((r) => r.uid),
+      [newAmw.metadata.uid],
+    );
+
+    // A member finalizer holds fg-a: the Foreground work waits for it, Deleting meanwhile.
+    await c1.patch(
+      CM,
+      'fg-a',
+      { metadata: { finalizers: ['example.com/hold'] } },
+      { namespace: ns, patchType: 'merge' },
+    );
     for (const name of ['fg', 'orph', 'sel']) await host.delete(MW_TYPE, name, { namespace: 'cluster1' });
+    const waiting = await eventually(
+      'fg deleting, waiting for fg-a',
+      () => work('cluster1', 'fg'),
+      (x) => cond(x?.status?.conditions as Cond[], 'Deleting')?.status === 'True',
+    );
+    assert.ok(waiting?.metadata.deletionTimestamp);
+    assert.ok((await c1.get<Obj>(CM, 'fg-a', ns)).metadata.deletionTimestamp);
+    await c1.patch(CM, 'fg-a', { metadata: { finalizers: null } }, { namespace: ns, patchType: 'merge' });
     for (const name of ['fg', 'orph', 'sel']) {
       await eventually(
         `${name} gone from the hub`,

@@ -69,7 +69,8 @@ export function evaluateConditionRules(
   generation: number | undefined,
 ): RuleCondition[] {
   if (!live) return [];
-  const version = target.version ?? versionOf(live.apiVersion);
+  // OCM reads the version from the object itself (obj.GroupVersionKind()).
+  const version = versionOf(live.apiVersion) || (target.version ?? '');
   const object = toCel(live);
   const out: RuleCondition[] = [];
   for (const rule of rules) {
@@ -198,6 +199,8 @@ const MESSAGE_ENV = celEnv({
 
 type Program = (bindings: Record<string, CelInput>) => unknown;
 const programs = new Map<string, Program | { error: string }>();
+/** Bounds the cache: expressions come from users, so an endless stream of new ones must not grow it forever. */
+const MAX_CACHED_PROGRAMS = 1024;
 
 /** Parses and plans `expression` once per environment; never throws. */
 function evaluate(
@@ -213,6 +216,7 @@ function evaluate(
     } catch (err) {
       program = { error: err instanceof Error ? err.message : String(err) };
     }
+    if (programs.size >= MAX_CACHED_PROGRAMS) programs.delete(programs.keys().next().value as string);
     programs.set(key, program);
   }
   if (typeof program !== 'function') return program;

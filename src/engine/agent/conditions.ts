@@ -1,7 +1,7 @@
 // Status conditions of one manifest and of the whole work, as OCM's agent writes them (ocm
 // pkg/work/spoke/controllers/manifestcontroller/manifestwork_reconciler.go buildAppliedStatusCondition,
 // allInCondition; pkg/work/spoke/controllers/statuscontroller/availablestatus_controller.go
-// buildAvailableStatusCondition, aggregateManifestConditions; pkg/work/spoke/conditions/helpers.go
+// buildAvailableStatusCondition; pkg/work/spoke/conditions/helpers.go AggregateManifestConditions,
 // PruneConditionsGeneratedByConditionRules). Conditions are merged like apimachinery meta.SetStatusCondition:
 // an existing condition keeps its place and its lastTransitionTime while its status is unchanged.
 
@@ -19,7 +19,8 @@ const RULE_REASON_PREFIX = 'ConditionRule';
 /**
  * The conditions of one manifest: Applied (from the apply), Available (the object exists), StatusFeedbackSynced
  * (kept from `previous` when the feedback gives none, i.e. no live object), then the rule conditions. Rule
- * conditions from an older generation are dropped (their rule is gone: removing a rule bumps the generation).
+ * conditions from an older generation are dropped (their rule is gone: removing a rule bumps the generation),
+ * except when there is no live object, where OCM leaves them as they were.
  * When `previousValues` is given and the feedback values changed, StatusFeedbackSynced moves to the end with a
  * new lastTransitionTime even if its status is the same, as OCM does so a watcher sees the change.
  */
@@ -75,6 +76,8 @@ export function manifestConditions(
       : setMeta(list, feedback, now);
   }
   for (const rule of input.rules) list = setMeta(list, rule, now);
+  // OCM evaluates (and prunes) rule conditions only for an object it could read.
+  if (!input.apply.live) return list;
   const generation = input.generation ?? 0;
   return list.filter(
     (c) => !(c.reason.startsWith(RULE_REASON_PREFIX) && (c.observedGeneration ?? 0) !== generation),
@@ -83,17 +86,17 @@ export function manifestConditions(
 
 /**
  * The work's conditions from its manifests:
- * - Applied: False when any manifest's Applied is False, True otherwise; not set while no manifest has one
- *   (AppliedManifestWorkFailed "Failed to apply manifest work" / AppliedManifestWorkComplete "Apply manifest
- *   work complete");
- * - Progressing: True Applying while a manifest has no Applied yet, True Failed while one failed, False
- *   Completed once all are applied;
- * - Available (once Applied is set): False ResourcesNotAvailable "n of m resources are not available", Unknown
- *   ResourcesStatusUnknown, else True ResourcesAvailable "All resources are available";
- * - Complete: True ManifestsComplete when every manifest with a Complete condition has it True (and one does);
- *   absent otherwise;
- * - Deleting: True ManifestWorkDeleting while the work is being deleted; absent otherwise.
- * Each carries observedGeneration; other condition types in `previous` are kept.
+ * - Applied (manifestwork_reconciler.go allInCondition): False AppliedManifestWorkFailed "Failed to apply
+ *   manifest work" when any manifest's Applied is False, else True AppliedManifestWorkComplete "Apply manifest
+ *   work complete"; not set while no manifest has one;
+ * - once the work has Applied, the aggregated conditions (conditions/helpers.go AggregateManifestConditions),
+ *   set in type order: Available (False ResourcesNotAvailable "n of m resources are not available", Unknown
+ *   ResourcesStatusUnknown, True ResourcesAvailable "All resources are available"), and every condition type
+ *   the condition rules produced (Complete, Progressing, …) with reason ConditionRulesAggregated: Progressing is
+ *   True when any manifest's is, the others False when any is False, Unknown when any is Unknown, else True;
+ *   aggregated rule conditions of an older generation are pruned;
+ * - Deleting: True WorkDeleting "ManifestWork is being deleted" once `deleting` (manifestwork_finalize_controller.go).
+ * Each carries observedGeneration; other condition types in `previous` are kept in place.
  */
 export function workConditions(
   previous: readonly MetaCondition[] | undefined,
@@ -104,14 +107,12 @@ export function workConditions(
   const g = input.generation;
   let list: MetaCondition[] = [...(previous ?? [])];
 
-  const applied = manifests.map((m) => m.conditions.find((c) => c.type === WorkCondition.Applied));
-  const anyApplied = applied.some((c) => c !== undefined);
-  const anyFailed = applied.some((c) => c?.status === 'False');
-  if (anyApplied) {
+  const applied = manifests.flatMap((m) => m.conditions.filter((c) => c.type === WorkCondition.Applied));
+  if (applied.length > 0) {
     list = setMeta(
       list,
       withGeneration(
-        anyFailed
+        applied.some((c) => c.status === 'False')
           ? {
               type: WorkCondition.Applied,
               status: 'False',
@@ -128,56 +129,15 @@ export function workConditions(
       ),
       now,
     );
-    const pending = applied.some((c) => c === undefined);
-    list = setMeta(
-      list,
-      withGeneration(
-        anyFailed
-          ? {
-              type: WorkCondition.Progressing,
-              status: 'True',
-              reason: WorkReason.Failed,
-              message: 'Failed to apply manifest work',
-            }
-          : pending
-            ? {
-                type: WorkCondition.Progressing,
-                status: 'True',
-                reason: WorkReason.Applying,
-                message: 'Applying manifest work',
-              }
-            : {
-                type: WorkCondition.Progressing,
-                status: 'False',
-                reason: WorkReason.Completed,
-                message: 'Apply manifest work complete',
-              },
-        g,
-      ),
-      now,
-    );
-    list = setMeta(list, withGeneration(availableCondition(manifests), g), now);
   }
 
-  const completable = manifests
-    .map((m) => m.conditions.find((c) => c.type === WorkCondition.Complete))
-    .filter((c) => c !== undefined);
-  if (completable.length > 0 && completable.every((c) => c.status === 'True')) {
-    list = setMeta(
-      list,
-      withGeneration(
-        {
-          type: WorkCondition.Complete,
-          status: 'True',
-          reason: WorkReason.ManifestsComplete,
-          message: 'All manifests are complete',
-        },
-        g,
-      ),
-      now,
+  if (list.some((c) => c.type === WorkCondition.Applied)) {
+    for (const c of aggregateManifestConditions(g ?? 0, manifests))
+      list = setMeta(list, withGeneration(c, g), now);
+    const generation = g ?? 0;
+    list = list.filter(
+      (c) => !(c.reason.startsWith(RULE_REASON_PREFIX) && (c.observedGeneration ?? 0) !== generation),
     );
-  } else {
-    list = list.filter((c) => c.type !== WorkCondition.Complete);
   }
 
   if (input.deleting) {
@@ -187,15 +147,13 @@ export function workConditions(
         {
           type: WorkCondition.Deleting,
           status: 'True',
-          reason: WorkReason.ManifestWorkDeleting,
-          message: 'Manifest work is being deleted',
+          reason: 'WorkDeleting',
+          message: 'ManifestWork is being deleted',
         },
         g,
       ),
       now,
     );
-  } else {
-    list = list.filter((c) => c.type !== WorkCondition.Deleting);
   }
   return list;
 }
@@ -207,38 +165,87 @@ export function isManifestComplete(
   return conditions?.some((c) => c.type === WorkCondition.Complete && c.status === 'True') ?? false;
 }
 
-function availableCondition(manifests: readonly ManifestCondition[]): NewCondition {
-  let unavailable = 0;
-  let unknown = 0;
+interface Tally {
+  numTrue: number;
+  numFalse: number;
+  numUnknown: number;
+  message: string;
+}
+
+/** AggregateManifestConditions: Available always, plus each condition type made by condition rules. */
+function aggregateManifestConditions(
+  generation: number,
+  manifests: readonly ManifestCondition[],
+): NewCondition[] {
+  const tallies = new Map<string, Tally>([
+    [WorkCondition.Available, { numTrue: 0, numFalse: 0, numUnknown: 0, message: '' }],
+  ]);
   for (const m of manifests) {
     for (const c of m.conditions) {
-      if (c.type !== WorkCondition.Available) continue;
-      if (c.status === 'False') unavailable++;
-      else if (c.status === 'Unknown') unknown++;
+      if (c.type !== WorkCondition.Available && !c.reason.startsWith(RULE_REASON_PREFIX)) continue;
+      const t = tallies.get(c.type) ?? { numTrue: 0, numFalse: 0, numUnknown: 0, message: '' };
+      if (c.status === 'False') t.numFalse++;
+      else if (c.status === 'True') t.numTrue++;
+      else if (c.status === 'Unknown') t.numUnknown++;
+      if (c.message) t.message = c.message;
+      tallies.set(c.type, t);
     }
   }
-  if (unavailable > 0) {
+  return [...tallies.entries()]
+    .map(([type, t]) =>
+      type === WorkCondition.Available
+        ? aggregateAvailable(t, manifests.length)
+        : aggregateFromRules(type, t),
+    )
+    .map((c) => ({ ...c, observedGeneration: generation }))
+    .sort((a, b) => (a.type < b.type ? -1 : a.type > b.type ? 1 : 0));
+}
+
+function aggregateAvailable(t: Tally, total: number): NewCondition {
+  const type = WorkCondition.Available;
+  if (t.numFalse > 0) {
     return {
-      type: WorkCondition.Available,
+      type,
       status: 'False',
       reason: WorkReason.ResourcesNotAvailable,
-      message: `${unavailable} of ${manifests.length} resources are not available`,
+      message: `${t.numFalse} of ${total} resources are not available`,
     };
   }
-  if (unknown > 0) {
+  if (t.numUnknown > 0) {
     return {
-      type: WorkCondition.Available,
+      type,
       status: 'Unknown',
       reason: 'ResourcesStatusUnknown',
-      message: `${unknown} of ${manifests.length} resources have unknown status`,
+      message: `${t.numUnknown} of ${total} resources have unknown status`,
+    };
+  }
+  if (t.numTrue === 0) {
+    return {
+      type,
+      status: 'Unknown',
+      reason: 'ResourcesStatusUnknown',
+      message: 'cannot get any available resource ',
     };
   }
   return {
-    type: WorkCondition.Available,
+    type,
     status: 'True',
     reason: WorkReason.ResourcesAvailable,
     message: 'All resources are available',
   };
+}
+
+/** newAggregateConditionFromRules: Progressing is True if any is; others False, then Unknown, then True. */
+function aggregateFromRules(type: string, t: Tally): NewCondition {
+  let status: 'True' | 'False' | 'Unknown';
+  if (type === WorkCondition.Progressing) {
+    status = t.numTrue > 0 ? 'True' : t.numUnknown > 0 ? 'Unknown' : 'False';
+  } else {
+    status = t.numFalse > 0 ? 'False' : t.numUnknown > 0 || t.numTrue === 0 ? 'Unknown' : 'True';
+  }
+  const total = t.numTrue + t.numFalse + t.numUnknown;
+  const message = total === 1 && t.message ? t.message : `Aggregated from ${total} manifest conditions`;
+  return { type, status, reason: 'ConditionRulesAggregated', message };
 }
 
 function withGeneration(c: NewCondition, generation: number | undefined): NewCondition {

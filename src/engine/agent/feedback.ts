@@ -71,7 +71,8 @@ export function statusFeedback(
       },
     };
   }
-  const version = target.version ?? versionOf(live.apiVersion);
+  // OCM reads the version from the object itself (obj.GroupVersionKind()).
+  const version = versionOf(live.apiVersion) || (target.version ?? '');
   const values: FeedbackValue[] = [];
   const errors: string[] = [];
   for (const rule of rules) {

@@ -25,8 +25,9 @@ import {
 import { canonicalJson } from '../../propagation/json.ts';
 import { Controller } from '../../runtime/controller.ts';
 import { ensureFinalizer, removeFinalizer } from '../../runtime/finalizers.ts';
+import type { Informer } from '../../runtime/informer/index.ts';
 import type { Logger } from '../../runtime/logger.ts';
-import { ok, type ReconcileResult, requeueAfter, retry } from '../../runtime/reconcile.ts';
+import { afterWriteError, ok, type ReconcileResult, requeueAfter, retry } from '../../runtime/reconcile.ts';
 import { statusWriteResult, writeStatusIfChanged } from '../../runtime/status.ts';
 import { typeMetaOf } from '../../runtime/type-meta.ts';
 import {
@@ -46,7 +47,7 @@ import { statusFeedback } from './feedback.ts';
 import { appliedManifestWorkName, hubHash } from './hub-hash.ts';
 import { applyManifest, type ManifestApplyResult } from './manifest-applier.ts';
 import { applyOrder } from './order.ts';
-import { appliedManifestWorkOwner } from './owner-refs.ts';
+import { appliedManifestWorkOwner, isOwnedBy } from './owner-refs.ts';
 import { ManifestResolver } from './resolver.ts';
 import type { AppliedResource, ResolvedManifest } from './types.ts';
 
@@ -81,8 +82,8 @@ export class WorkAgent {
   readonly #hash: string;
   readonly #controller: Controller;
   readonly #resolver: ManifestResolver;
-  readonly #works;
-  readonly #applied;
+  readonly #works: Informer<ManifestWork>;
+  readonly #applied: Informer<AppliedManifestWork>;
 
   constructor(opts: WorkAgentOptions) {
     this.#o = {
@@ -155,17 +156,21 @@ export class WorkAgent {
     if (!fin.done) return fin.result;
     work = fin.object;
 
+    const liveAmw = this.#applied.store.get(amwName);
+    // Being deleted on the member: apply again once it is gone and a new one can own the resources.
+    if (liveAmw?.metadata.deletionTimestamp) return requeueAfter(DELETION_POLL_MS);
     let amw: AppliedManifestWork;
     try {
       amw = await ensureAppliedWork(
         this.#o.member,
         { name: amwName, hubHash: this.#hash, agentId: this.#o.agentId },
         work,
-        this.#applied.store.get(amwName),
+        liveAmw,
       );
     } catch (e) {
       this.#o.log.warn({ err: errorMessage(e), work: name }, 'could not write the AppliedManifestWork');
-      return retry(e);
+      // A conflict (our cache was behind): look again at once; anything else backs off.
+      return afterWriteError(e);
     }
     const owner = appliedManifestWorkOwner({ name: amwName, uid: amw.metadata.uid ?? '' });
 
@@ -200,8 +205,11 @@ export class WorkAgent {
     const prevApplied = (amw.status?.appliedResources ?? []).map(fromAppliedResourceMeta);
     const current: AppliedResource[] = [];
     for (const r of resolved) {
-      const live = results.get(r.ordinal)?.live;
-      if (live?.metadata.uid && r.resource)
+      const result = results.get(r.ordinal);
+      const live = result?.live;
+      // Recorded when applied (or read) now, or ours from before; not an object we were refused.
+      const recorded = result?.applied || (live !== undefined && isOwnedBy(live, amw.metadata.uid ?? ''));
+      if (live?.metadata.uid && r.resource && recorded)
         current.push({ ...identifierOf(r), version: r.version, uid: live.metadata.uid });
     }
     const inBundle = new Set(resolved.filter((r) => r.resource).map((r) => identityKey(r)));
@@ -325,6 +333,8 @@ export class WorkAgent {
    */
   async #finalize(work: ManifestWork, amwName: string): Promise<ReconcileResult> {
     if (!(work.metadata.finalizers ?? []).includes(MANIFEST_WORK_FINALIZER)) return ok();
+    // Deleting=True first, as OCM's finalize controller does, so a slow cleanup is visible.
+    await this.#writeDeleting(work);
     const amw = this.#applied.store.get(amwName);
     let pending = 0;
     if (amw) {
@@ -342,10 +352,7 @@ export class WorkAgent {
         })),
       );
       pending = removed.pending.length + removed.failures.length;
-      if (pending > 0) {
-        await this.#writeDeleting(work);
-        return requeueAfter(DELETION_POLL_MS);
-      }
+      if (pending > 0) return requeueAfter(DELETION_POLL_MS);
       const done = await this.#deleteAppliedWork(amw);
       if (done) return done;
     }
@@ -386,6 +393,21 @@ export class WorkAgent {
     };
   }
 
+  /** Deletes every resource the AMW owns, then lets the AMW go (deleting it too when `andDelete`). */
+  async #cleanUpAppliedWork(amw: AppliedManifestWork, andDelete: boolean): Promise<ReconcileResult> {
+    const removed = await removeResources(
+      this.#removalContext(amw),
+      (amw.status?.appliedResources ?? []).map((a) => ({
+        resource: fromAppliedResourceMeta(a),
+        action: 'delete' as const,
+      })),
+    );
+    if (removed.pending.length > 0 || removed.failures.length > 0) return requeueAfter(DELETION_POLL_MS);
+    if (andDelete) return (await this.#deleteAppliedWork(amw)) ?? ok();
+    const fin = await removeFinalizer(this.#o.member, AMW_TYPE, amw, APPLIED_MANIFEST_WORK_FINALIZER);
+    return fin.done ? ok() : fin.result;
+  }
+
   /** Removes our finalizer from the AMW and deletes it; a result when that must be tried again. */
   async #deleteAppliedWork(amw: AppliedManifestWork): Promise<ReconcileResult | undefined> {
     const fin = await removeFinalizer(this.#o.member, AMW_TYPE, amw, APPLIED_MANIFEST_WORK_FINALIZER);
@@ -407,6 +429,15 @@ export class WorkAgent {
         !(amw.metadata.finalizers ?? []).includes(APPLIED_MANIFEST_WORK_FINALIZER))
     ) {
       return ok();
+    }
+    // Deleted on the member: its resources go with it (OCM's AppliedManifestWorkFinalizeController); the
+    // work, still on the hub, makes a new one and applies again.
+    if (amw.metadata.deletionTimestamp && (amw.spec?.agentID ?? '') === this.#o.agentId) {
+      try {
+        return await this.#cleanUpAppliedWork(amw, false);
+      } catch (e) {
+        return retry(e);
+      }
     }
     const workName = amw.spec?.manifestWorkName ?? '';
     const decision = evictionDecision(amw, {
@@ -441,20 +472,11 @@ export class WorkAgent {
         case 'wait':
           return requeueAfter(decision.ms);
         case 'evict': {
-          const removed = await removeResources(
-            this.#removalContext(amw),
-            status.appliedResources.map((a) => ({
-              resource: fromAppliedResourceMeta(a),
-              action: 'delete' as const,
-            })),
-          );
-          if (removed.pending.length > 0 || removed.failures.length > 0)
-            return requeueAfter(DELETION_POLL_MS);
           this.#o.log.info(
             { appliedManifestWork: name },
-            'evicted the AppliedManifestWork of a missing ManifestWork',
+            'evicting the AppliedManifestWork of a missing ManifestWork',
           );
-          return (await this.#deleteAppliedWork(amw)) ?? ok();
+          return await this.#cleanUpAppliedWork(amw, true);
         }
       }
     } catch (e) {

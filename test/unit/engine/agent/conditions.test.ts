@@ -198,7 +198,16 @@ const manifest = (ordinal: number, ...conditions: [string, string][]): ManifestC
   })),
 });
 
-describe('workConditions', () => {
+describe('workConditions (ocm allInCondition, AggregateManifestConditions)', () => {
+  const brief = (cs: readonly MetaCondition[]) =>
+    cs.map(({ type, status, reason, message, observedGeneration }) => ({
+      type,
+      status,
+      reason,
+      message,
+      observedGeneration,
+    }));
+
   test('all applied and available', () => {
     const got = workConditions(
       undefined,
@@ -206,72 +215,125 @@ describe('workConditions', () => {
         manifest(0, ['Applied', 'True'], ['Available', 'True']),
         manifest(1, ['Applied', 'True'], ['Available', 'True']),
       ],
+      { generation: 3, now: t0 },
+    );
+    assert.deepEqual(brief(got), [
       {
-        generation: 3,
-        now: t0,
+        type: 'Applied',
+        status: 'True',
+        reason: 'AppliedManifestWorkComplete',
+        message: 'Apply manifest work complete',
+        observedGeneration: 3,
       },
-    );
-    assert.deepEqual(
-      got.map(({ type, status, reason, observedGeneration }) => ({
-        type,
-        status,
-        reason,
-        observedGeneration,
-      })),
-      [
-        { type: 'Applied', status: 'True', reason: 'AppliedManifestWorkComplete', observedGeneration: 3 },
-        { type: 'Progressing', status: 'False', reason: 'Completed', observedGeneration: 3 },
-        { type: 'Available', status: 'True', reason: 'ResourcesAvailable', observedGeneration: 3 },
-      ],
-    );
+      {
+        type: 'Available',
+        status: 'True',
+        reason: 'ResourcesAvailable',
+        message: 'All resources are available',
+        observedGeneration: 3,
+      },
+    ]);
   });
 
-  test('one manifest failed: Applied False, Progressing Failed, Available counts', () => {
+  test('one manifest failed: Applied False, Available counts the missing ones', () => {
     const got = workConditions(
       undefined,
       [
         manifest(0, ['Applied', 'False'], ['Available', 'False']),
         manifest(1, ['Applied', 'True'], ['Available', 'True']),
       ],
-      {
-        generation: 1,
-        now: t0,
-      },
+      { generation: 1, now: t0 },
     );
-    assert.deepEqual(types(got), ['Applied=False', 'Progressing=True', 'Available=False']);
+    assert.deepEqual(types(got), ['Applied=False', 'Available=False']);
     assert.equal(got[0]?.reason, 'AppliedManifestWorkFailed');
-    assert.equal(got[1]?.reason, 'Failed');
-    assert.equal(got[2]?.message, '1 of 2 resources are not available');
+    assert.equal(got[1]?.message, '1 of 2 resources are not available');
   });
 
-  test('nothing applied yet: no work conditions; a pending manifest is Applying', () => {
+  test('nothing applied yet: no work conditions; no Available yet: Unknown', () => {
     assert.deepEqual(workConditions(undefined, [manifest(0)], { now: t0 }), []);
-    const got = workConditions(undefined, [manifest(0, ['Applied', 'True']), manifest(1)], { now: t0 });
-    assert.equal(got.find((c) => c.type === 'Progressing')?.reason, 'Applying');
+    const got = workConditions(undefined, [manifest(0, ['Applied', 'True'])], { now: t0 });
+    assert.deepEqual(brief(got)[1], {
+      type: 'Available',
+      status: 'Unknown',
+      reason: 'ResourcesStatusUnknown',
+      message: 'cannot get any available resource ',
+      observedGeneration: 0,
+    });
   });
 
-  test('Complete when every completable manifest is complete; Deleting while deleting', () => {
-    const done = [manifest(0, ['Applied', 'True'], ['Complete', 'True']), manifest(1, ['Applied', 'True'])];
-    const got = workConditions(undefined, done, { generation: 1, now: t0, deleting: true });
-    assert.equal(got.find((c) => c.type === 'Complete')?.reason, 'ManifestsComplete');
-    assert.equal(got.find((c) => c.type === 'Deleting')?.status, 'True');
+  const rule = (ordinal: number, ...conditions: [string, string, string][]): ManifestCondition => ({
+    resourceMeta: { ordinal },
+    conditions: [
+      {
+        type: 'Applied',
+        status: 'True',
+        reason: 'AppliedManifestComplete',
+        message: '',
+        lastTransitionTime: 'x',
+      },
+      ...conditions.map(([type, status, message]) => ({
+        type,
+        status,
+        reason: 'ConditionRuleEvaluated',
+        message,
+        observedGeneration: 1,
+        lastTransitionTime: 'x',
+      })),
+    ],
+  });
+
+  test('rule conditions are aggregated: False wins, Progressing True wins; one message kept, else a count', () => {
+    const got = workConditions(
+      undefined,
+      [
+        rule(0, ['Complete', 'True', 'Job is finished'], ['Progressing', 'False', 'a']),
+        rule(1, ['Progressing', 'True', 'b']),
+      ],
+      { generation: 1, now: t0 },
+    );
+    assert.deepEqual(types(got), ['Applied=True', 'Available=Unknown', 'Complete=True', 'Progressing=True']);
+    assert.deepEqual(brief(got).slice(2), [
+      {
+        type: 'Complete',
+        status: 'True',
+        reason: 'ConditionRulesAggregated',
+        message: 'Job is finished',
+        observedGeneration: 1,
+      },
+      {
+        type: 'Progressing',
+        status: 'True',
+        reason: 'ConditionRulesAggregated',
+        message: 'Aggregated from 2 manifest conditions',
+        observedGeneration: 1,
+      },
+    ]);
     const notYet = workConditions(
       got,
-      [manifest(0, ['Applied', 'True'], ['Complete', 'False']), manifest(1, ['Applied', 'True'])],
-      {
-        generation: 1,
-        now: t1,
-      },
+      [rule(0, ['Complete', 'True', '']), rule(1, ['Complete', 'False', ''])],
+      { generation: 1, now: t1 },
     );
-    assert.equal(
-      notYet.find((c) => c.type === 'Complete'),
-      undefined,
-    );
-    assert.equal(
-      notYet.find((c) => c.type === 'Deleting'),
-      undefined,
-    );
+    assert.equal(notYet.find((c) => c.type === 'Complete')?.status, 'False');
     assert.equal(notYet[0]?.lastTransitionTime, '2026-01-01T00:00:00Z', 'Applied kept its time');
+    const later = workConditions(notYet, [rule(0)], { generation: 2, now: t1 });
+    assert.deepEqual(
+      types(later),
+      ['Applied=True', 'Available=Unknown'],
+      'aggregates of an older generation are pruned',
+    );
+  });
+
+  test('Deleting while the work is being deleted', () => {
+    const got = workConditions(undefined, [], { generation: 4, now: t0, deleting: true });
+    assert.deepEqual(brief(got), [
+      {
+        type: 'Deleting',
+        status: 'True',
+        reason: 'WorkDeleting',
+        message: 'ManifestWork is being deleted',
+        observedGeneration: 4,
+      },
+    ]);
   });
 
   test('isManifestComplete', () => {

@@ -32,6 +32,24 @@ describe('statusFeedback (ocm statusfeedback reader, availablestatus controller)
     });
   });
 
+  test('WellKnownStatus of a DaemonSet, in OCM order', () => {
+    const ds: KubeObject = {
+      apiVersion: 'apps/v1',
+      kind: 'DaemonSet',
+      metadata: { name: 'ds' },
+      status: { numberAvailable: 2, desiredNumberScheduled: 3, numberReady: 2 },
+    };
+    const got = statusFeedback({ group: 'apps', kind: 'DaemonSet' }, ds, [{ type: 'WellKnownStatus' }]);
+    assert.deepEqual(
+      got.values.map((v) => [v.name, v.fieldValue.integer]),
+      [
+        ['NumberReady', 2],
+        ['DesiredNumberScheduled', 3],
+        ['NumberAvailable', 2],
+      ],
+    );
+  });
+
   test('WellKnownStatus of a kind without rules fails the condition', () => {
     const cm: KubeObject = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' } };
     const got = statusFeedback({ group: '', kind: 'ConfigMap' }, cm, [{ type: 'WellKnownStatus' }]);
