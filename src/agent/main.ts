@@ -142,6 +142,7 @@ async function run(
   // One agent per cluster (a Deployment of one replica, Recreate), as OCM's: no leader election.
   const manager = new Manager({ logger: log, healthAddr: c.healthzAddr, metricsAddr: c.metricsAddr });
   manager.add({ name: 'cluster-lease', leaderOnly: false, run: (s) => heartbeat.run(s) });
+  manager.addReadyCheck('work-agent', () => agent.hasSynced() || 'ManifestWork caches not synced');
   manager.add({
     name: 'work-agent',
     leaderOnly: false,
