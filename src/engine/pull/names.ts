@@ -3,28 +3,16 @@
 // reconcile, and every cluster, finds the same one without a lookup.
 
 import { createHash } from 'node:crypto';
-import { API_VERSION, MW_KIND, MW_PLURAL } from '../../api/ocm/work/v1/index.ts';
-import type { ResourceType } from '../../kube/client/index.ts';
+import { MANIFEST_WORK_TYPE, WORK_SOURCE_LABEL } from '../../members/pull-works.ts';
 import type { WorkOwner } from '../work.ts';
 
-export const MANIFEST_WORK_TYPE: ResourceType & { kind: string } = {
-  group: API_VERSION.split('/')[0] ?? '',
-  version: API_VERSION.split('/')[1] ?? '',
-  plural: MW_PLURAL,
-  namespaced: true,
-  kind: MW_KIND,
-};
-
-/** The source of the owner: every engine-made ManifestWork has it, so one hub informer selects them all. */
-export const WORK_SOURCE_LABEL = 'kubefed-ts.io/owner-source';
+export { MANIFEST_WORK_TYPE, WORK_SOURCE_LABEL };
 export const WORK_KIND_LABEL = 'kubefed-ts.io/owner-kind';
 export const WORK_NAMESPACE_LABEL = 'kubefed-ts.io/owner-namespace';
 /** The owner's name, or (too long for a label) its first characters and a hash. */
 export const WORK_NAME_LABEL = 'kubefed-ts.io/owner-name';
 /** Hash of the spec as written: an unchanged spec is never written again. */
 export const WORK_SPEC_HASH_ANNOTATION = 'kubefed-ts.io/work-spec-hash';
-/** The label selector of the hub informer that reads every engine-made ManifestWork. */
-export const WORK_SELECTOR = WORK_SOURCE_LABEL;
 
 /**
  * The agent names its AppliedManifestWork `<hubHash>-<work name>` (64 hex digits and a dash), and that must
