@@ -1,9 +1,11 @@
 # syntax=docker/dockerfile:1
-# The kubefed-ts image: controller manager, admission webhook and kubefedctl, run from their TypeScript
-# sources by Node.js 24 (type stripping; no build step). One image for both Deployments of the Helm chart
-# (charts/kubefed-ts):
+# The kubefed-ts image: controller manager, admission webhook, kubefedctl and the pull-mode member agent
+# kubefed-agent, run from their TypeScript sources by Node.js 24 (type stripping; no build step). One image for
+# every Deployment of the Helm charts (charts/kubefed-ts, charts/kubefed-agent) and of `kubefedctl join --mode pull`:
 #   node /app/src/cmd/controller-manager.ts    node /app/src/cmd/webhook.ts    node /app/src/cli/kubefedctl.ts
-# and, under KubeFed's names, /hyperfed/controller-manager, /hyperfed/webhook, /hyperfed/kubefedctl (on PATH).
+#   node /app/src/cmd/agent.ts
+# and, under KubeFed's names, /hyperfed/controller-manager, /hyperfed/webhook, /hyperfed/kubefedctl (on PATH),
+# plus /hyperfed/agent.
 #
 #   docker build -t ghcr.io/kubefed-ts/kubefed-ts:0.1.0 .
 #

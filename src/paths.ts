@@ -10,16 +10,18 @@ import { fileURLToPath } from 'node:url';
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** The processes kubefedctl local-up (and the test harness) start. */
-export type EntryPoint = 'controller-manager' | 'webhook';
+export type EntryPoint = 'controller-manager' | 'webhook' | 'agent';
 
 const SOURCES: Record<EntryPoint, string> = {
   'controller-manager': 'src/cmd/controller-manager.ts',
   webhook: 'src/cmd/webhook.ts',
+  agent: 'src/cmd/agent.ts',
 };
 /** Their bundles in the npm package, named as its `bin` commands. */
 const BUNDLES: Record<EntryPoint, string> = {
   'controller-manager': 'dist/kubefed-controller-manager.js',
   webhook: 'dist/kubefed-admission-webhook.js',
+  agent: 'dist/kubefed-agent.js',
 };
 
 /**

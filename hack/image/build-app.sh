@@ -30,10 +30,10 @@ out="$(cd "$out" && pwd)" # absolute: the script changes directory below
 cp -R "$ROOT/src" "$ROOT/config" "$ROOT/package.json" "$ROOT/package-lock.json" "$out/"
 
 # KubeFed's image layout (images/kubefed/Dockerfile: /hyperfed/{controller-manager,kubefedctl,webhook}, the
-# names its chart and its e2e framework exec): one launcher per name, each running our entry point on the
+# names its chart and its e2e framework exec; `agent` is kubefed-ts's pull-mode kubefed-agent): one launcher per name, each running our entry point on the
 # image's node. They find the tree through their own resolved path, so /hyperfed can be a symlink to it.
 mkdir "$out/hyperfed"
-for entry in controller-manager:src/cmd/controller-manager.ts webhook:src/cmd/webhook.ts kubefedctl:src/cli/kubefedctl.ts; do
+for entry in controller-manager:src/cmd/controller-manager.ts webhook:src/cmd/webhook.ts kubefedctl:src/cli/kubefedctl.ts agent:src/cmd/agent.ts; do
   name="${entry%%:*}"
   cat >"$out/hyperfed/$name" <<SH
 #!/bin/sh

@@ -2,7 +2,7 @@
 // the types of files under node_modules, so an installed kubefed-ts cannot run its .ts sources. One ESM bundle
 // per command, dependencies left as imports (npm installs them from the package's `dependencies`).
 //
-//   node src/build/dist.ts   (npm run build) -> dist/{kubefedctl,kubefed-controller-manager,kubefed-admission-webhook}.js
+//   node src/build/dist.ts   (npm run build) -> dist/{kubefedctl,kubefed-controller-manager,kubefed-admission-webhook,kubefed-agent}.js
 //
 // The bundles sit one directory below the package root, as src/paths.ts does, so REPO_ROOT still finds
 // config/ and hack/ beside them. See docs/kubefedctl.md ("Installing").
@@ -19,6 +19,7 @@ export const DIST_ENTRY_POINTS: Record<string, string> = {
   kubefedctl: 'src/cli/kubefedctl.ts',
   'kubefed-controller-manager': 'src/cmd/controller-manager.ts',
   'kubefed-admission-webhook': 'src/cmd/webhook.ts',
+  'kubefed-agent': 'src/cmd/agent.ts',
 };
 
 export async function buildDist(outDir = join(REPO_ROOT, 'dist')): Promise<void> {

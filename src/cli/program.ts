@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander';
 import { stringify as toYaml } from 'yaml';
+import { parseDuration } from '../config/duration.ts';
 import { DEFAULT_KUBEFED_NAMESPACE } from '../config/index.ts';
 import { FEDERATED_GROUP, FEDERATED_VERSION } from '../federation-types/group.ts';
 import { errorMessage, type KubeClient } from '../kube/client/index.ts';
@@ -16,6 +17,7 @@ import {
 } from '../kubefedctl/explain.ts';
 import { federate, validateFederateArgs } from '../kubefedctl/federate.ts';
 import { join } from '../kubefedctl/join.ts';
+import { DEFAULT_AGENT_LEASE_SECONDS, JOIN_MODES, type JoinMode, joinPull } from '../kubefedctl/join-pull.ts';
 import { DEFAULT_LOCAL_DIR, DEFAULT_SAMPLE, localDown, localUp } from '../kubefedctl/local-up.ts';
 import { migrateFromKubeFed } from '../kubefedctl/migrate-from-kubefed.ts';
 import { type OrphaningAction, orphaningDeletion } from '../kubefedctl/orphaning-deletion.ts';
@@ -54,6 +56,13 @@ interface JoinFlags extends GlobalFlags {
   errorOnExisting: boolean;
   scopedRbac: boolean;
   provider?: string;
+  mode: JoinMode;
+  apiEndpoint?: string;
+  hubApiEndpoint?: string;
+  printAgentInstall: boolean;
+  agentImage?: string;
+  agentExecutionRole?: string;
+  agentLeaseDuration: string;
 }
 interface EnableFlags extends GlobalFlags {
   federatedGroup: string;
@@ -199,8 +208,41 @@ export function buildProgram(name = 'kubefedctl'): Command {
     .option(
       '--provider <name>',
       "cloud provider of the cluster (KubeFedCluster spec.provider), matched by policies' fieldSelector",
+    )
+    .addOption(
+      new Option(
+        '--mode <mode>',
+        'push: the control plane applies to the member with a member token stored on the hub (KubeFed); ' +
+          'pull: kubefed-agent in the member fetches its ManifestWorks from the hub, which holds no member credential',
+      )
+        .choices(JOIN_MODES)
+        .default('push'),
+    )
+    .option(
+      '--api-endpoint <url>',
+      "pull: the member's API endpoint recorded in the KubeFedCluster (default: the server of --cluster-context, else of the context named CLUSTER_NAME)",
+    )
+    .option(
+      '--hub-api-endpoint <url>',
+      'pull: the hub URL the agent dials, as seen from the member (default: the server of the host context)',
+    )
+    .option(
+      '--print-agent-install',
+      "pull: print the agent's install manifests (YAML, to apply to the member) instead of applying them; the default without --cluster-context",
+      false,
+    )
+    .option('--agent-image <image>', 'pull: the image of the kubefed-agent Deployment')
+    .option(
+      '--agent-execution-role <clusterrole>',
+      "pull: bind this existing member ClusterRole as what the agent may apply (e.g. admin, as OCM) instead of kubefed-agent:execution's workload kinds",
+    )
+    .option(
+      '--agent-lease-duration <duration>',
+      "pull: the agent's lease renewal period; the cluster is not ready after 5 times this without a renewal",
+      `${DEFAULT_AGENT_LEASE_SECONDS}s`,
     );
   withGlobalFlags(joinCmd).action(async (clusterName: string, o: JoinFlags) => {
+    if (o.mode === 'pull') return joinPullAction(clusterName, o);
     const res = await join({
       clusterName,
       clusterContext: o.clusterContext,
@@ -222,6 +264,53 @@ export function buildProgram(name = 'kubefedctl'): Command {
       out(`Cluster "${clusterName}" joined.`);
     }
   });
+
+  async function joinPullAction(clusterName: string, o: JoinFlags): Promise<void> {
+    let leaseMs: number;
+    try {
+      leaseMs = parseDuration(o.agentLeaseDuration);
+    } catch (e) {
+      throw new CommandError(`--agent-lease-duration: ${errorMessage(e)}`);
+    }
+    if (leaseMs < 1000 || leaseMs % 1000 !== 0)
+      throw new CommandError(
+        `--agent-lease-duration: must be whole seconds, at least 1s, not ${o.agentLeaseDuration}`,
+      );
+    const print = o.printAgentInstall || !o.clusterContext;
+    // The install goes to stdout alone (`| kubectl apply -f -`); progress then goes to stderr.
+    const progress = print ? (line: string) => process.stderr.write(`${line}\n`) : out;
+    const res = await joinPull({
+      clusterName,
+      clusterContext: o.clusterContext,
+      printAgentInstall: print,
+      apiEndpoint: o.apiEndpoint,
+      hubApiEndpoint: o.hubApiEndpoint,
+      agentImage: o.agentImage,
+      agentExecutionRole: o.agentExecutionRole,
+      leaseDurationSeconds: leaseMs / 1000,
+      errorOnExisting: o.errorOnExisting,
+      provider: o.provider,
+      kubeconfig: o.kubeconfig,
+      hostClusterContext: o.hostClusterContext,
+      kubefedNamespace: o.kubefedNamespace,
+      dryRun: o.dryRun,
+      out: progress,
+    });
+    if (o.dryRun) {
+      out(`# dry run: these objects would be written (the host, then the member "${clusterName}")`);
+      for (const object of res.hubObjects) out(`---\n# host\n${toYaml(object)}`);
+      for (const object of res.agentInstall) out(`---\n# member\n${toYaml(object)}`);
+      return;
+    }
+    if (!res.installed) {
+      for (const object of res.agentInstall) out(`---\n${toYaml(object, { lineWidth: 0 })}`);
+      progress(
+        `Cluster "${clusterName}" joined in Pull mode; apply the manifests above to it to start its agent.`,
+      );
+    } else {
+      out(`Cluster "${clusterName}" joined in Pull mode.`);
+    }
+  }
 
   const unjoinCmd = new Command('unjoin')
     .description('Remove the registration of a cluster from the KubeFed control plane')

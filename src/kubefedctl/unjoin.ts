@@ -1,5 +1,5 @@
 import type { KubeFedCluster } from '../api/core/v1beta1/index.ts';
-import { KubeFedClusterType } from '../api/core/v1beta1/index.ts';
+import { KubeFedClusterType, syncModeOf } from '../api/core/v1beta1/index.ts';
 import {
   CoreTypes,
   errorMessage,
@@ -11,6 +11,7 @@ import {
 import { type GlobalOptions, hostError, KubeconfigContext } from './context.ts';
 import { CommandError } from './errors.ts';
 import { resolveHostClusterName } from './join.ts';
+import { unjoinPull } from './join-pull.ts';
 import { healthCheckRoleName, roleName, serviceAccountName } from './names.ts';
 
 export interface UnjoinOptions extends GlobalOptions {
@@ -57,6 +58,21 @@ export async function unjoin(opts: UnjoinOptions): Promise<UnjoinResult> {
           `KubeFedCluster "${C}" was not found in namespace "${ns}" of the host cluster`,
         );
       warn(`KubeFedCluster "${C}" was not found in namespace "${ns}"; continuing because of --force`);
+    }
+
+    // A Pull cluster: the hub side is the agent's access; the member side only with --cluster-context.
+    if (kfc && syncModeOf(kfc) === 'Pull') {
+      return await unjoinPull({
+        ctx,
+        host,
+        clusterName: C,
+        kubefedNamespace: ns,
+        clusterContext: opts.clusterContext,
+        force: opts.force,
+        dryRun: opts.dryRun,
+        out,
+        warn,
+      });
     }
 
     // --- Member side ------------------------------------------------------------------------------------

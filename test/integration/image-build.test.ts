@@ -105,12 +105,13 @@ describe('the image application tree (hack/image/build-app.sh, run outside a con
       'package-lock.json',
       'src/cmd/controller-manager.ts',
       'src/cmd/webhook.ts',
+      'src/cmd/agent.ts',
     ]) {
       assert.ok(existsSync(join(app, p)), `${p} is missing`);
     }
     assert.ok(existsSync(join(app, 'config/crds/core.kubefed.io_kubefedclusters.yaml')));
     // KubeFed's binary names (images/kubefed/Dockerfile), executable.
-    for (const name of ['controller-manager', 'webhook', 'kubefedctl'])
+    for (const name of ['controller-manager', 'webhook', 'kubefedctl', 'agent'])
       accessSync(join(app, 'hyperfed', name), constants.X_OK);
     const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as {
       dependencies: Record<string, string>;
@@ -161,6 +162,7 @@ describe('the image application tree (hack/image/build-app.sh, run outside a con
     for (const [entry, args] of [
       ['src/cmd/controller-manager.ts', ['--version']],
       ['src/cmd/webhook.ts', ['--version']],
+      ['src/cmd/agent.ts', ['--version']],
       ['src/cli/kubefedctl.ts', ['version']],
     ] as const) {
       const r = await run(process.execPath, [join(app, entry), ...args], { cwd: app, env: podEnv });
@@ -172,6 +174,7 @@ describe('the image application tree (hack/image/build-app.sh, run outside a con
     for (const [name, args] of [
       ['controller-manager', ['--version']],
       ['webhook', ['--version']],
+      ['agent', ['--version']],
       ['kubefedctl', ['version']],
     ] as const) {
       for (const cmd of [join(hyperfed, name), name]) {

@@ -112,6 +112,7 @@ describe('kubefed-ts as an npm package and a single executable, used outside the
       'package/dist/kubefedctl.js',
       'package/dist/kubefed-controller-manager.js',
       'package/dist/kubefed-admission-webhook.js',
+      'package/dist/kubefed-agent.js',
       'package/config/crds/core.kubefed.io_kubefedclusters.yaml',
       'package/config/samples/local-up.yaml',
       'package/hack/install-k8s-binaries.sh',
@@ -124,6 +125,7 @@ describe('kubefed-ts as an npm package and a single executable, used outside the
     assert.deepEqual(Object.keys(manifest.bin).sort(), [
       'kubectl-kubefed',
       'kubefed-admission-webhook',
+      'kubefed-agent',
       'kubefed-controller-manager',
       'kubefedctl',
     ]);

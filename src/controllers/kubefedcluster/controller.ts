@@ -1,12 +1,20 @@
 import {
+  AGENT_LEASE_NAME,
   API_VERSION,
   type ClusterCondition,
   KUBEFED_CLUSTER_KIND,
   type KubeFedCluster,
   type KubeFedClusterStatus,
   KubeFedClusterType,
+  syncModeOf,
 } from '../../api/core/v1beta1/index.ts';
-import { CoreTypes, errorMessage, type KubeClient, type KubeObject } from '../../kube/client/index.ts';
+import {
+  CoreTypes,
+  errorMessage,
+  isNotFound,
+  type KubeClient,
+  type KubeObject,
+} from '../../kube/client/index.ts';
 import { ClusterClients } from '../../members/cluster-clients.ts';
 import { ClusterConfigError, type ClusterSecret } from '../../members/cluster-config.ts';
 import { jsonEqual } from '../../propagation/json.ts';
@@ -34,6 +42,7 @@ import {
   probeState,
   zonesAndRegion,
 } from './health.ts';
+import { type AgentLease, leaseProbe } from './lease-health.ts';
 import { updateClusterTaints } from './taint-writer.ts';
 import { healthTaints } from './taints.ts';
 
@@ -145,7 +154,8 @@ export class ClusterHealthController implements Runnable {
   async #probeAndUpdate(cluster: ClusterObject): Promise<void> {
     const name = cluster.metadata.name ?? '';
     const timer = clusterHealthStatusDuration.startTimer();
-    const { result, version, nodes } = await this.#probe(cluster);
+    const pull = syncModeOf(cluster) === 'Pull';
+    const { result, version, nodes } = pull ? await this.#readLease(name) : await this.#probe(cluster);
     timer();
     for (const state of ['ready', 'notready', 'offline'] as const) {
       kubefedClusterTotal.set({ state, cluster: name }, probeState(result) === state ? 1 : 0);
@@ -153,10 +163,12 @@ export class ClusterHealthController implements Runnable {
     await this.#recordTransition(cluster, result);
 
     const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+    // A lease already carries its own tolerance (OCM's 5 × lease duration): no thresholds on top of it.
+    const thresholds = pull ? { successThreshold: 1, failureThreshold: 1 } : this.#opts.health;
     const { conditions, memory } = applyThresholds(
       probeConditions(result, now),
       this.#memory.get(name),
-      this.#opts.health,
+      thresholds,
     );
     this.#memory.set(name, memory);
     const current = cluster.status;
@@ -193,6 +205,25 @@ export class ClusterHealthController implements Runnable {
         { cluster: name, taints: (tainted.cluster.spec.taints ?? []).map(taintString) },
         'cluster taints updated',
       );
+  }
+
+  /**
+   * A Pull cluster: the hub holds no credential for it and never calls it; its agent's Lease in the hub
+   * namespace named after the cluster says whether it is alive (lease-health.ts). A host that cannot be read
+   * throws: nothing is written this round.
+   */
+  async #readLease(name: string): Promise<{ result: ProbeResult; version?: undefined; nodes?: undefined }> {
+    let lease: AgentLease | undefined;
+    try {
+      lease = await this.#opts.hostClient.get<AgentLease & KubeObject>(
+        CoreTypes.leases,
+        AGENT_LEASE_NAME,
+        name,
+      );
+    } catch (e) {
+      if (!isNotFound(e)) throw e;
+    }
+    return { result: leaseProbe(name, lease, Date.now()) };
   }
 
   async #probe(cluster: ClusterObject): Promise<{

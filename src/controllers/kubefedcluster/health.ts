@@ -11,7 +11,8 @@ export type ProbeResult =
   | { kind: 'malformed'; detail: string }
   | { kind: 'unreachable'; error: string }
   | { kind: 'notReady' }
-  | { kind: 'ready' };
+  /** `message` replaces the /healthz one (a Pull cluster's readiness comes from its agent's lease). */
+  | { kind: 'ready'; message?: string };
 
 /**
  * The conditions KubeFed writes for a probe result (KubeFed pkg/controller/kubefedcluster/clusterclient.go,
@@ -64,7 +65,7 @@ export function probeConditions(result: ProbeResult, now: string): ClusterCondit
           type: ClusterConditionType.Ready,
           status: 'True',
           reason: ClusterConditionReason.ClusterReady,
-          message: ClusterConditionMessage.HealthzOk,
+          message: result.message ?? ClusterConditionMessage.HealthzOk,
           ...at,
         },
       ];
