@@ -296,8 +296,9 @@ export class Dispatcher {
           const name = c.metadata.name ?? '';
           if (skip(name)) return;
           if (this.#opts.registry.isPull(name)) {
-            // Once per cluster: the owner's work holds all its objects there.
-            if (ref !== req.objects[0]) return;
+            // Once per cluster: the owner's work holds all its objects there. Not loaded yet: nothing is
+            // known to be there, as for a member cache still loading.
+            if (ref !== req.objects[0] || !this.#opts.registry.pullWorks.hasSynced()) return;
             const out = emptyDeletionOutcome();
             await this.#pull.release(req.owner, req.objects, name, false, req.event, out);
             errors.push(...out.errors, ...out.waiting.map((w) => `${name}: ${w}`));
