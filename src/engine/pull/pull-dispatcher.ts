@@ -4,9 +4,9 @@
 // The decisions are manifest-work.ts's and outcome.ts's.
 
 import { WorkCondition } from '../../api/ocm/work/v1/index.ts';
+import type { KubeClient } from '../../kube/client/index.ts';
 import { errorMessage, isNotFound } from '../../kube/client/index.ts';
-import type { ClusterRegistry } from '../../members/cluster-registry.ts';
-import type { WorkObject } from '../../members/pull-works.ts';
+import type { PullWorks, WorkObject } from '../../members/pull-works.ts';
 import { ClusterStatus } from '../../propagation/constants.ts';
 import { truncateMiddle } from '../../runtime/events.ts';
 import { logFailure } from '../../runtime/failure-log.ts';
@@ -49,11 +49,19 @@ export interface PullDeletionOutcome {
   abandoned: string[];
 }
 
+/** What the pull path needs of the cluster registry (members/cluster-registry.ts). */
+export interface PullRegistry {
+  isReady(name: string): boolean;
+  readonly pullWorks: Pick<PullWorks, 'hasSynced' | 'get' | 'assumeWritten'> & {
+    readonly hostClient: Pick<KubeClient, 'get' | 'create' | 'update' | 'delete'>;
+  };
+}
+
 export class PullDispatcher {
-  readonly #registry: ClusterRegistry;
+  readonly #registry: PullRegistry;
   readonly #log: Logger;
 
-  constructor(registry: ClusterRegistry, log: Logger) {
+  constructor(registry: PullRegistry, log: Logger) {
     this.#registry = registry;
     this.#log = log;
   }
