@@ -10,6 +10,12 @@ export interface ControllerSet {
   scheduling: boolean;
   /** The multi-cluster DNS controllers (ServiceDNSRecord, IngressDNSRecord). */
   dns: boolean;
+  /**
+   * OCM's work agent in push mode, one per ready Push-mode KubeFedCluster (src/sources/manifestwork): always,
+   * being a kubefed-ts addition no KubeFed gate governs; idle (one namespaced informer per cluster) while no
+   * ManifestWorks exist.
+   */
+  manifestWorkPush: true;
   /** Why a controller that KubeFed would run does not, for the start-up log; empty when none. */
   notStarted: string[];
 }
@@ -44,6 +50,7 @@ export function controllerSet(gates: Readonly<Record<FeatureGate, boolean>>): Co
     federatedTypeConfig: push,
     scheduling: push && gates.SchedulerPreferences,
     dns: push,
+    manifestWorkPush: true,
     notStarted,
   };
 }

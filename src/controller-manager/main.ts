@@ -22,6 +22,7 @@ import { EventRecorder } from '../runtime/events.ts';
 import { createLogger, type Logger } from '../runtime/logger.ts';
 import { Manager, signalsHandler } from '../runtime/manager.ts';
 import { FederatedTypeConfigController } from '../sources/federated/type-config-controller.ts';
+import { ManifestWorkPushController } from '../sources/manifestwork/push-controller.ts';
 import { PolicySource } from '../sources/policy/policy-source.ts';
 import { Backoff, sleep } from '../util/backoff.ts';
 import { VERSION } from '../version.ts';
@@ -272,7 +273,8 @@ async function run(o: Options, log: Logger): Promise<number> {
   // The feature gates decide what runs (KubeFed's startControllers; see controller-set.ts).
   const controllers = controllerSet(config.featureGates);
   for (const reason of controllers.notStarted) log.info(reason);
-  if (controllers.federatedTypeConfig) manager.add(members);
+  // Propagation and the ManifestWork push agents share the members.
+  if (controllers.federatedTypeConfig || controllers.manifestWorkPush) manager.add(members);
   if (controllers.federatedTypeConfig) manager.add(ftcController);
   // Native resources placed by Karmada's policies, on the same members and engine. A namespaced control plane
   // has no cluster-wide templates to place, so it serves only Federated<Kind> (docs/native-resources.md).
@@ -301,6 +303,9 @@ async function run(o: Options, log: Logger): Promise<number> {
     manager.add(new ServiceDnsController(dns));
     manager.add(new IngressDnsController(dns));
   }
+  // OCM's ManifestWorks pushed to Push-mode members by agents run here (docs/manifestwork.md).
+  if (controllers.manifestWorkPush)
+    manager.add(new ManifestWorkPushController({ host, members, logger: log }));
   manager.addReadyCheck(
     'caches',
     () =>

@@ -19,6 +19,7 @@ test('all gates on (the defaults): every controller', () => {
     federatedTypeConfig: true,
     scheduling: true,
     dns: true,
+    manifestWorkPush: true,
     notStarted: [],
   });
 });
@@ -39,6 +40,8 @@ test('PushReconciler off: only cluster health, whatever the other gates say, and
       assert.equal(s.federatedTypeConfig, false);
       assert.equal(s.scheduling, false);
       assert.equal(s.dns, false);
+      // ManifestWork push agents are no propagation of KubeFed's: no KubeFed gate stops them.
+      assert.equal(s.manifestWorkPush, true);
       assert.match(s.notStarted[0] ?? '', /^PushReconciler is Disabled: .*nothing is propagated/);
       // The RSP line only when the user asked for scheduling.
       assert.equal(s.notStarted.length, rsp ? 2 : 1);

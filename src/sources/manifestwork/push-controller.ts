@@ -1,0 +1,141 @@
+// Push mode: the control plane runs OCM's work agent itself, one per member cluster whose KubeFedCluster says
+// `syncMode: Push` (the default), with the host as the hub and the registry's client as the member. An agent
+// starts when its cluster is ready and stops when the cluster is removed, not ready, or turned to Pull (its
+// own kubefed-agent then pulls). The hub namespace named after the cluster is created when missing.
+
+import { syncModeOf } from '../../api/core/v1beta1/index.ts';
+import { WorkAgent } from '../../engine/agent/work-agent.ts';
+import {
+  CoreTypes,
+  errorMessage,
+  isAlreadyExists,
+  isNotFound,
+  type KubeClient,
+} from '../../kube/client/index.ts';
+import type { Members } from '../../members/members.ts';
+import { Controller } from '../../runtime/controller.ts';
+import type { Logger } from '../../runtime/logger.ts';
+import type { Runnable } from '../../runtime/manager.ts';
+import { ok, type ReconcileResult, retry } from '../../runtime/reconcile.ts';
+
+export interface PushControllerOptions {
+  host: KubeClient;
+  members: Members;
+  logger: Logger;
+  /** Passed to every agent; the defaults are OCM's. */
+  statusSyncIntervalMs?: number;
+  evictionGracePeriodMs?: number;
+}
+
+/** Whether a cluster gets a push agent: registered, ready, and in Push mode. */
+export function wantsPushAgent(
+  cluster: { spec?: { syncMode?: 'Push' | 'Pull' } } | undefined,
+  ready: boolean,
+): boolean {
+  return cluster !== undefined && ready && syncModeOf(cluster) === 'Push';
+}
+
+export const PUSH_AGENT_ID = 'kubefed-controller-manager';
+
+export class ManifestWorkPushController implements Runnable {
+  readonly name = 'manifestwork-push';
+  readonly leaderOnly = true;
+  readonly #opts: PushControllerOptions;
+  readonly #log: Logger;
+  readonly #controller: Controller;
+  readonly #agents = new Map<string, { agent: WorkAgent; member: KubeClient }>();
+  /**
+   * The agentID the AMWs of push agents carry: the same in every controller-manager replica, so a new leader
+   * takes over its predecessor's AMWs instead of leaving them alone as another agent's.
+   */
+  readonly #agentId = PUSH_AGENT_ID;
+
+  constructor(opts: PushControllerOptions) {
+    this.#opts = opts;
+    this.#log = opts.logger.child({ controller: this.name });
+    this.#controller = new Controller({
+      name: this.name,
+      logger: this.#log,
+      reconcile: (name) => this.#reconcile(name),
+    })
+      .cache(opts.members.asCache())
+      .source((enqueue) => opts.members.registry.addListener({ onClusterChange: (name) => enqueue(name) }))
+      .beforeWorkers(() => {
+        for (const c of opts.members.registry.list()) this.#controller.enqueue(c.metadata.name ?? '');
+      })
+      .onStop(async () => {
+        await Promise.all([...this.#agents.values()].map((a) => a.agent.stop()));
+        this.#agents.clear();
+      });
+  }
+
+  /** The agent id this process's push agents write into AppliedManifestWorks. */
+  get agentId(): string {
+    return this.#agentId;
+  }
+
+  run(signal: AbortSignal): Promise<void> {
+    return this.#controller.run(signal);
+  }
+
+  async #reconcile(name: string): Promise<ReconcileResult> {
+    const registry = this.#opts.members.registry;
+    const cluster = registry.get(name);
+    const running = this.#agents.get(name);
+    if (!wantsPushAgent(cluster, registry.isReady(name))) {
+      if (running) {
+        this.#agents.delete(name);
+        await running.agent.stop();
+        this.#log.info({ cluster: name }, 'stopped the work agent');
+      }
+      return ok();
+    }
+    let member: KubeClient;
+    try {
+      member = registry.clientFor(name);
+    } catch (e) {
+      return retry(e);
+    }
+    // A rebuilt client (new Secret or endpoint) gets a fresh agent.
+    if (running && running.member === member) return ok();
+    try {
+      await this.#ensureNamespace(name);
+    } catch (e) {
+      this.#log.warn({ cluster: name, err: errorMessage(e) }, 'could not create the hub namespace');
+      return retry(e);
+    }
+    if (running) await running.agent.stop();
+    const agent = new WorkAgent({
+      clusterName: name,
+      hub: this.#opts.host,
+      hubUrl: this.#opts.host.config.server,
+      agentId: this.#agentId,
+      member,
+      log: this.#log,
+      statusSyncIntervalMs: this.#opts.statusSyncIntervalMs,
+      evictionGracePeriodMs: this.#opts.evictionGracePeriodMs,
+    });
+    this.#agents.set(name, { agent, member });
+    await agent.start();
+    this.#log.info({ cluster: name }, 'started the work agent');
+    return ok();
+  }
+
+  async #ensureNamespace(name: string): Promise<void> {
+    try {
+      await this.#opts.host.get(CoreTypes.namespaces, name);
+      return;
+    } catch (e) {
+      if (!isNotFound(e)) throw e;
+    }
+    try {
+      await this.#opts.host.create(CoreTypes.namespaces, {
+        apiVersion: 'v1',
+        kind: 'Namespace',
+        metadata: { name },
+      });
+    } catch (e) {
+      if (!isAlreadyExists(e)) throw e;
+    }
+  }
+}
