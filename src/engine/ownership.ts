@@ -48,7 +48,9 @@ export function ownershipOf(live: KubeObject, owner: WorkOwner): Ownership {
   }
   const holder = live.metadata.annotations?.[OWNER_ANNOTATION];
   const mine = owner.source === FEDERATED_SOURCE ? undefined : ownerId(owner);
-  return holder === mine ? { kind: 'ours' } : { kind: 'other', owner: holder };
+  // A Federated<Kind> object applied by a Pull cluster's agent names its owner too (pull/manifest-work.ts).
+  if (holder === mine || holder === ownerId(owner)) return { kind: 'ours' };
+  return { kind: 'other', owner: holder };
 }
 
 /** The `kind` part of the owner id of an object an OCM ManifestWork holds. */

@@ -2,30 +2,25 @@
 // cluster reach it through its agent (the engine writes ManifestWorks in the hub namespace named after the
 // cluster and reads their status back), beside a Push member that works as before. Host + 2 kwok members, the
 // controller manager as its own process; cluster1 joins with `kubefedctl join --mode pull`, its lease is
-// renewed by the agent's LeaseHeartbeat and its ManifestWorks applied by a work agent against the member.
+// renewed by the agent's LeaseHeartbeat and its ManifestWorks applied by the WorkAgent (in the test process until an agent process helper lands).
 
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { LeaseHeartbeat } from '../../src/agent/lease-heartbeat.ts';
-import {
-  MANIFEST_WORK_FINALIZER,
-  type ManifestCondition,
-  type ManifestWork,
-} from '../../src/api/ocm/work/v1/index.ts';
+import type { ManifestWork } from '../../src/api/ocm/work/v1/index.ts';
+import { WorkAgent } from '../../src/engine/agent/work-agent.ts';
 import { OWNER_ANNOTATION } from '../../src/engine/ownership.ts';
 import { MANIFEST_WORK_TYPE, manifestWorkName, WORK_SOURCE_LABEL } from '../../src/engine/pull/names.ts';
 import { installControlPlane } from '../../src/install/control-plane.ts';
 import {
   CoreTypes,
-  errorMessage,
-  isNotFound,
   type KubeClient,
   type KubeObject,
   type ResourceType,
 } from '../../src/kube/client/index.ts';
 import { MANAGED_LABEL } from '../../src/propagation/constants.ts';
-import { canonicalJson } from '../../src/propagation/json.ts';
+import { silentLogger } from '../../src/runtime/logger.ts';
 import { BindingTypes } from '../../src/sources/policy/bindings.ts';
 import { PolicyTypes } from '../../src/sources/policy/policies.ts';
 import {
@@ -71,243 +66,6 @@ type Binding = KubeObject & {
   };
 };
 
-/**
- * A minimal work agent for one cluster, in the test process: the hub side under test only needs ManifestWorks
- * applied and their status written as OCM's agent writes it (finalizer first, server-side apply as
- * work-agent, Applied/Available per manifest, JSONPaths feedback with JsonRaw, deleteOption on deletion).
- */
-class StandInAgent {
-  readonly #hub: KubeClient;
-  readonly #member: KubeClient;
-  readonly #namespace: string;
-  readonly #applied = new Map<string, Target[]>();
-  #timer: NodeJS.Timeout | undefined;
-  #running: Promise<void> | undefined;
-  #stopped = false;
-
-  constructor(hub: KubeClient, member: KubeClient, namespace: string) {
-    this.#hub = hub;
-    this.#member = member;
-    this.#namespace = namespace;
-  }
-
-  start(): void {
-    const loop = () => {
-      if (this.#stopped) return;
-      this.#running = this.#tick().finally(() => {
-        this.#timer = setTimeout(loop, 300);
-      });
-    };
-    loop();
-  }
-
-  async stop(): Promise<void> {
-    this.#stopped = true;
-    clearTimeout(this.#timer);
-    await this.#running;
-  }
-
-  async #tick(): Promise<void> {
-    let works: WorkObject[];
-    try {
-      works = (await this.#hub.list<WorkObject>(MANIFEST_WORK_TYPE, { namespace: this.#namespace })).items;
-    } catch {
-      return;
-    }
-    for (const mw of works) {
-      try {
-        await this.#sync(mw);
-      } catch (e) {
-        if (!isNotFound(e)) console.error(`stand-in agent: ${mw.metadata.name}: ${errorMessage(e)}`);
-      }
-    }
-  }
-
-  async #sync(mw: WorkObject): Promise<void> {
-    const name = mw.metadata.name ?? '';
-    const targets = (mw.spec.workload?.manifests ?? []).map((m, i) =>
-      targetOf(m, mw.spec.manifestConfigs?.[i]),
-    );
-    const finalizers = mw.metadata.finalizers ?? [];
-    if (mw.metadata.deletionTimestamp) {
-      if (!finalizers.includes(MANIFEST_WORK_FINALIZER)) return;
-      const policy = mw.spec.deleteOption?.propagationPolicy ?? 'Foreground';
-      const rules = mw.spec.deleteOption?.selectivelyOrphans?.orphaningRules ?? [];
-      const orphaned = (t: Target) =>
-        policy === 'Orphan' ||
-        (policy === 'SelectivelyOrphan' &&
-          rules.some(
-            (r) => r.resource === t.type.plural && r.name === t.name && (r.namespace ?? '') === t.namespace,
-          ));
-      let left = 0;
-      for (const t of targets.filter((x) => !orphaned(x))) {
-        if (await this.#exists(t)) {
-          left++;
-          await this.#member.delete(t.type, t.name, { namespace: t.namespace || undefined }).catch(() => {});
-        }
-      }
-      if (left > 0) return;
-      this.#applied.delete(name);
-      await this.#hub.update(MANIFEST_WORK_TYPE, {
-        ...mw,
-        metadata: { ...mw.metadata, finalizers: finalizers.filter((f) => f !== MANIFEST_WORK_FINALIZER) },
-      });
-      return;
-    }
-    if (!finalizers.includes(MANIFEST_WORK_FINALIZER)) {
-      await this.#hub.update(MANIFEST_WORK_TYPE, {
-        ...mw,
-        metadata: { ...mw.metadata, finalizers: [...finalizers, MANIFEST_WORK_FINALIZER] },
-      });
-      return;
-    }
-    // Resources that left the work are deleted.
-    for (const old of this.#applied.get(name) ?? []) {
-      if (!targets.some((t) => sameTarget(t, old))) {
-        await this.#member
-          .delete(old.type, old.name, { namespace: old.namespace || undefined })
-          .catch(() => {});
-      }
-    }
-    this.#applied.set(name, targets);
-    const manifests: ManifestCondition[] = [];
-    for (const [ordinal, t] of targets.entries()) {
-      const meta = {
-        ordinal,
-        group: t.type.group,
-        version: t.type.version,
-        kind: t.manifest.kind ?? '',
-        resource: t.type.plural,
-        name: t.name,
-        namespace: t.namespace,
-      };
-      try {
-        await this.#member.patch(t.type, t.name, t.manifest, {
-          namespace: t.namespace || undefined,
-          patchType: 'apply',
-          fieldManager: 'work-agent',
-          force: true,
-        });
-        const live = await this.#member.get<Obj>(t.type, t.name, t.namespace || undefined);
-        const values: NonNullable<ManifestCondition['statusFeedback']>['values'] = [];
-        const raw = live.status ? JSON.stringify(live.status) : undefined;
-        if (raw && raw.length <= 1024)
-          values.push({ name: 'status', fieldValue: { type: 'JsonRaw', jsonRaw: raw } });
-        if (typeof live.metadata.generation === 'number') {
-          values.push({
-            name: 'generation',
-            fieldValue: { type: 'Integer', integer: live.metadata.generation },
-          });
-        }
-        manifests.push({
-          resourceMeta: meta,
-          conditions: [
-            cond('Applied', 'True', 'AppliedManifestComplete', 'Apply manifest complete'),
-            cond('Available', 'True', 'ResourceAvailable', 'Resource is available'),
-          ],
-          statusFeedback: { values },
-        });
-      } catch (e) {
-        const exists = await this.#exists(t);
-        manifests.push({
-          resourceMeta: meta,
-          conditions: [
-            cond('Applied', 'False', 'AppliedManifestFailed', `Failed to apply manifest: ${errorMessage(e)}`),
-            cond(
-              'Available',
-              exists ? 'True' : 'False',
-              exists ? 'ResourceAvailable' : 'ResourceNotAvailable',
-              '',
-            ),
-          ],
-        });
-      }
-    }
-    const allApplied = manifests.every((m) =>
-      m.conditions.some((c) => c.type === 'Applied' && c.status === 'True'),
-    );
-    const status: ManifestWork['status'] = {
-      conditions: [
-        {
-          ...cond(
-            'Applied',
-            allApplied ? 'True' : 'False',
-            allApplied ? 'AppliedManifestWorkComplete' : 'AppliedManifestWorkFailed',
-            '',
-          ),
-          observedGeneration: mw.metadata.generation,
-        },
-      ],
-      resourceStatus: { manifests },
-    };
-    if (withoutTimes(status) === withoutTimes(mw.status)) return;
-    await this.#hub.update(MANIFEST_WORK_TYPE, { ...mw, status }, { subresource: 'status' });
-  }
-
-  async #exists(t: Target): Promise<boolean> {
-    try {
-      await this.#member.get(t.type, t.name, t.namespace || undefined);
-      return true;
-    } catch (e) {
-      if (isNotFound(e)) return false;
-      throw e;
-    }
-  }
-}
-
-interface Target {
-  type: ResourceType;
-  name: string;
-  namespace: string;
-  manifest: KubeObject;
-}
-
-function targetOf(
-  m: KubeObject,
-  config: NonNullable<ManifestWork['spec']['manifestConfigs']>[number] | undefined,
-): Target {
-  const [group, version] = (m.apiVersion ?? '').includes('/')
-    ? (m.apiVersion ?? '').split('/')
-    : ['', m.apiVersion];
-  const namespace = m.metadata.namespace ?? '';
-  return {
-    type: {
-      group: group ?? '',
-      version: version ?? '',
-      plural: config?.resourceIdentifier.resource ?? '',
-      namespaced: namespace !== '',
-    },
-    name: m.metadata.name ?? '',
-    namespace,
-    manifest: m,
-  };
-}
-
-function sameTarget(a: Target, b: Target): boolean {
-  return (
-    a.type.group === b.type.group &&
-    a.type.plural === b.type.plural &&
-    a.name === b.name &&
-    a.namespace === b.namespace
-  );
-}
-
-function cond(type: string, status: string, reason: string, message: string) {
-  return {
-    type,
-    status,
-    reason,
-    message,
-    lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
-  };
-}
-
-function withoutTimes(v: unknown): string {
-  return canonicalJson(
-    JSON.parse(JSON.stringify(v ?? null, (k, x) => (k === 'lastTransitionTime' ? undefined : x))),
-  );
-}
-
 function deployment(name: string, replicas: number): Obj {
   return {
     apiVersion: 'apps/v1',
@@ -330,7 +88,7 @@ describe('Federated<Kind> and policy-placed objects over a Pull cluster', () => 
   let cm: ControllerManagerProcess;
   let pull: KubeClient;
   let push: KubeClient;
-  let agent: StandInAgent;
+  let agent: WorkAgent;
   const heartbeat = new AbortController();
 
   const work = (name: string) => getOrUndefined<WorkObject>(host, MANIFEST_WORK_TYPE, name, PULL);
@@ -380,8 +138,16 @@ describe('Federated<Kind> and policy-placed objects over a Pull cluster', () => 
       holderIdentity: 'test-agent',
       leaseDurationMs: 60_000,
     }).run(heartbeat.signal);
-    agent = new StandInAgent(host, pull, PULL);
-    agent.start();
+    agent = new WorkAgent({
+      clusterName: PULL,
+      hub: host,
+      hubUrl: host.config.server,
+      agentId: 'pull-front-ends',
+      member: pull,
+      log: silentLogger,
+      statusSyncIntervalMs: 2_000,
+    });
+    await agent.start();
     for (const c of [PULL, PUSH]) {
       await waitForCluster(host, c, 'Ready', (k) =>
         Boolean(k.status?.conditions?.some((x) => x.type === 'Ready' && x.status === 'True')),

@@ -16,7 +16,7 @@ import {
 import { apiVersionOf, errorMessage, type KubeObject } from '../../kube/client/index.ts';
 import { ClusterStatus, MANAGED_LABEL } from '../../propagation/constants.ts';
 import { canonicalJson } from '../../propagation/json.ts';
-import { FEDERATED_SOURCE, OWNER_ANNOTATION, ownerId, stampOwner } from '../ownership.ts';
+import { OWNER_ANNOTATION, ownerId, stampOwner } from '../ownership.ts';
 import type { PlannedEvent } from '../plan.ts';
 import { type DesiredObject, type ObjectRef, RenderError, type WorkOwner } from '../work.ts';
 import { manifestWorkLabels, manifestWorkName, WORK_SPEC_HASH_ANNOTATION } from './names.ts';
@@ -35,8 +35,8 @@ export interface ManifestWorkOptions {
   /** Objects never deleted, only released (Work.keep): orphaned when they leave the work or it goes. */
   keep?: (ref: ObjectRef, object: KubeObject) => boolean;
   /**
-   * The owner lets everything go (KubeFed's orphaning deletion): the manifests lose the ownership marks,
-   * which the agent's server-side apply removes from the member objects, and deleting the work orphans them.
+   * The owner lets everything go (KubeFed's orphaning deletion): the manifests lose the managed label, which
+   * the agent's server-side apply removes from the member objects, and deleting the work orphans them.
    */
   release?: boolean;
 }
@@ -108,17 +108,20 @@ function manifestOf(ref: ObjectRef, object: KubeObject, owner: WorkOwner, releas
   m.metadata = meta as Manifest['metadata'];
   delete m.status;
   stampOwner(m, owner);
-  if (release) unmark(m, owner);
+  // Named for every source, Federated<Kind> included: the agent lets a manifest take a managed object only
+  // when both name the same owner, so that a user's ManifestWork never takes one (engine/agent).
+  m.metadata.annotations = { ...(m.metadata.annotations ?? {}), [OWNER_ANNOTATION]: ownerId(owner) };
+  if (release) unmark(m);
   return m;
 }
 
-/** The applier's release (unlabel): the managed label goes, and for other sources the owner annotation. */
-function unmark(m: Manifest, owner: WorkOwner): void {
+/**
+ * The applier's release (unlabel): the managed label goes. The owner annotation stays, which the agent needs
+ * to let the release through; without the label it claims nothing (ownership.ts).
+ */
+function unmark(m: Manifest): void {
   const { [MANAGED_LABEL]: _, ...labels } = m.metadata.labels ?? {};
   m.metadata.labels = labels;
-  if (owner.source === FEDERATED_SOURCE) return;
-  const { [OWNER_ANNOTATION]: __, ...annotations } = m.metadata.annotations ?? {};
-  m.metadata.annotations = annotations;
 }
 
 function manifestConfigFor(ref: ObjectRef): ManifestConfigOption {

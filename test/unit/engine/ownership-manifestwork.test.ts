@@ -71,4 +71,26 @@ describe('objects an OCM ManifestWork holds', () => {
       { op: 'none' },
     );
   });
+  test("a Federated<Kind> object a Pull agent applied names its owner: still that owner's, nobody else's", () => {
+    const live: KubeObject = {
+      metadata: {
+        name: 'a',
+        namespace: 'ns',
+        labels: { [MANAGED_LABEL]: 'true' },
+        annotations: { 'kubefed-ts.io/owner': 'federated:FederatedConfigMap:ns/a' },
+      },
+    };
+    assert.deepEqual(ownershipOf(live, owner), { kind: 'ours' });
+    assert.deepEqual(ownershipOf(live, { ...owner, name: 'b' }), {
+      kind: 'other',
+      owner: 'federated:FederatedConfigMap:ns/a',
+    });
+    assert.deepEqual(
+      ownershipOf(live, { source: 'policy', kind: 'ResourceBinding', namespace: 'ns', name: 'a', uid: '' }),
+      {
+        kind: 'other',
+        owner: 'federated:FederatedConfigMap:ns/a',
+      },
+    );
+  });
 });

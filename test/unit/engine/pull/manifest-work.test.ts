@@ -106,16 +106,21 @@ describe('manifestWorkFor', () => {
     assert.equal(mw.metadata.annotations?.[OWNER_ANNOTATION], 'federated:FederatedConfigMap:ns/a');
     assert.equal(mw.metadata.labels?.['kubefed-ts.io/owner-source'], 'federated');
   });
-  test('the manifest is stamped as the applier stamps it, without server-set fields', () => {
+  test('the manifest is stamped as the applier stamps it, names its owner (the agent asks), has no server-set fields', () => {
     const m = mw.spec.workload?.manifests?.[0];
     assert.deepEqual(m, {
       apiVersion: 'v1',
       kind: 'ConfigMap',
-      metadata: { name: 'a', namespace: 'ns', labels: { app: 'a', [MANAGED_LABEL]: 'true' } },
+      metadata: {
+        name: 'a',
+        namespace: 'ns',
+        labels: { app: 'a', [MANAGED_LABEL]: 'true' },
+        annotations: { [OWNER_ANNOTATION]: 'federated:FederatedConfigMap:ns/a' },
+      },
       data: { k: 'v' },
     });
   });
-  test('other sources also get the owner annotation on the manifest', () => {
+  test('other sources get their owner annotation on the manifest', () => {
     const ref: ObjectRef = { type: DEPLOY, namespace: 'apps', name: 'web' };
     const w = manifestWorkFor(policy, 'c', [
       { ref, object: { metadata: { name: 'web', namespace: 'apps' }, spec: {}, status: { replicas: 1 } } },
@@ -170,12 +175,14 @@ describe('manifestWorkFor', () => {
       name: 'host',
     });
   });
-  test('released: orphaned, and the manifests lose the ownership marks', () => {
+  test('released: orphaned, and the manifests lose the managed label (the owner annotation lets the agent apply it)', () => {
     const w = manifestWorkFor(policy, 'c', [{ ref: cmRef, object: cm() }], { release: true });
     assert.deepEqual(w.spec.deleteOption, { propagationPolicy: 'Orphan' });
     const m = w.spec.workload?.manifests?.[0];
     assert.deepEqual(m?.metadata.labels, { app: 'a' });
-    assert.deepEqual(m?.metadata.annotations, {});
+    assert.deepEqual(m?.metadata.annotations, {
+      [OWNER_ANNOTATION]: 'policy:ResourceBinding:apps/web-deployment',
+    });
   });
   test('the spec hash: equal for the same content, different for a change', () => {
     const again = manifestWorkFor(federated, 'cluster1', [{ ref: cmRef, object: cm() }]);
