@@ -258,6 +258,49 @@ describe('Federated<Kind> and policy-placed objects over a Pull cluster', () => 
     );
   });
 
+  test('an orphaning deletion leaves the copies in both members, released (no managed label), and the work goes', async () => {
+    const fcm = federatedConfigMap('kept', FNS, { k: 'v' });
+    fcm.metadata.annotations = { 'kubefed.io/orphan': 'true' };
+    await host.create(T.fcm, fcm);
+    for (const c of [pull, push]) {
+      await eventually(
+        'kept in a member',
+        () => getOrUndefined<Obj>(c, T.configmaps, 'kept', FNS),
+        (o) => o?.metadata.labels?.[MANAGED_LABEL] === 'true',
+        60_000,
+      );
+    }
+    const name = manifestWorkName({
+      source: 'federated',
+      kind: 'FederatedConfigMap',
+      namespace: FNS,
+      name: 'kept',
+    });
+    await eventually(
+      'the agent reported the work',
+      () => work(name),
+      (w) => w?.status?.conditions?.some((c) => c.type === 'Applied' && c.status === 'True') === true,
+    );
+    await host.delete(T.fcm, 'kept', { namespace: FNS });
+    await eventually(
+      'the FederatedConfigMap gone',
+      () => getOrUndefined(host, T.fcm, 'kept', FNS),
+      (o) => o === undefined,
+      60_000,
+    );
+    await eventually(
+      'the ManifestWork gone',
+      () => work(name),
+      (w) => w === undefined,
+      60_000,
+    );
+    for (const c of [pull, push]) {
+      const o = await getOrUndefined<Obj>(c, T.configmaps, 'kept', FNS);
+      assert.equal(o?.data?.k, 'v', 'the copy stays');
+      assert.equal(o?.metadata.labels?.[MANAGED_LABEL], undefined, 'released');
+    }
+  });
+
   test('a policy-placed Deployment reaches the Pull member; its binding shows the kwok pods ready there, and deleting it removes both copies', async () => {
     await host.create(CoreTypes.namespaces, {
       apiVersion: 'v1',
