@@ -4,7 +4,14 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CHART_CRD_DIR, CRD_DIR, GENERATED_HEADER, renderChartFiles, renderCrds } from './manifests.ts';
+import {
+  AGENT_CHART_CRD_DIR,
+  CHART_CRD_DIR,
+  CRD_DIR,
+  GENERATED_HEADER,
+  renderChartFiles,
+  renderCrds,
+} from './manifests.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -48,7 +55,9 @@ function main(argv: string[]): number {
       console.log(`wrote ${rel}`);
     }
   }
-  for (const rel of [CRD_DIR, CHART_CRD_DIR].flatMap((dir) => obsoleteFiles(files, dir))) {
+  for (const rel of [CRD_DIR, CHART_CRD_DIR, AGENT_CHART_CRD_DIR].flatMap((dir) =>
+    obsoleteFiles(files, dir),
+  )) {
     if (check) {
       problems.push(`${rel} is stale; run npm run crds`);
     } else {

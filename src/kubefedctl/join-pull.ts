@@ -4,6 +4,7 @@
 // stored on the hub. The agent's install (agent-install.ts) is printed, or applied to the member with
 // --cluster-context. Every check runs before the first write; a failure rolls back what this run created.
 import { type KubeFedCluster, KubeFedClusterType, syncModeOf } from '../api/core/v1beta1/index.ts';
+import { MW_TYPE } from '../engine/agent/applied-work.ts';
 import {
   ApiError,
   CoreTypes,
@@ -393,7 +394,7 @@ export async function unjoinPull(c: PullUnjoinContext): Promise<PullUnjoinResult
     for (const [type, name] of pullHubCleanup(C)) await del(c.host, 'host', type, name, C);
     await del(c.host, 'host', KubeFedClusterType, C, c.kubefedNamespace);
     const works = await c.host
-      .list(MANIFEST_WORK_TYPE, { namespace: C, limit: 1 })
+      .list(MW_TYPE, { namespace: C, limit: 1 })
       .then((l) => l.items.length)
       .catch((e: unknown) => (isNotFound(e) ? 0 : Promise.reject(e)));
     if (works > 0) c.warn(`namespace ${C} still holds ManifestWorks on the hub; it is kept`);
@@ -415,11 +416,3 @@ export async function unjoinPull(c: PullUnjoinContext): Promise<PullUnjoinResult
   }
   return result;
 }
-
-const MANIFEST_WORK_TYPE: ResourceType = {
-  group: 'work.open-cluster-management.io',
-  version: 'v1',
-  plural: 'manifestworks',
-  namespaced: true,
-  kind: 'ManifestWork',
-};

@@ -269,6 +269,12 @@ const CLUSTER_ROLE_RULES: PolicyRule[] = [
     verbs: ['get', 'create', 'update'],
   },
   { apiGroups: [''], resources: ['namespaces'], verbs: ['get', 'list', 'watch'] },
+  {
+    apiGroups: ['coordination.k8s.io'],
+    resources: ['leases'],
+    resourceNames: ['managed-cluster-lease'],
+    verbs: ['get'],
+  },
   { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
   ...NATIVE_RESOURCE_RULES,
 ];
