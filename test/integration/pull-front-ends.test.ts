@@ -1,15 +1,14 @@
 // The other front ends over pull mode: a FederatedConfigMap and a policy-placed Deployment bound for a Pull
 // cluster reach it through its agent (the engine writes ManifestWorks in the hub namespace named after the
 // cluster and reads their status back), beside a Push member that works as before. Host + 2 kwok members, the
-// controller manager as its own process; cluster1 joins with `kubefedctl join --mode pull`, its lease is
-// renewed by the agent's LeaseHeartbeat and its ManifestWorks applied by the WorkAgent (in the test process until an agent process helper lands).
+// controller manager as its own process; cluster1 joins with `kubefedctl join --mode pull`, and kubefed-agent
+// runs as its own process under the member RBAC join installed.
 
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { LeaseHeartbeat } from '../../src/agent/lease-heartbeat.ts';
 import type { ManifestWork } from '../../src/api/ocm/work/v1/index.ts';
-import { WorkAgent } from '../../src/engine/agent/work-agent.ts';
 import { OWNER_ANNOTATION } from '../../src/engine/ownership.ts';
 import { MANIFEST_WORK_TYPE, manifestWorkName, WORK_SOURCE_LABEL } from '../../src/engine/pull/names.ts';
 import { installControlPlane } from '../../src/install/control-plane.ts';
@@ -19,10 +18,12 @@ import {
   type KubeObject,
   type ResourceType,
 } from '../../src/kube/client/index.ts';
+import { renderKubeconfig } from '../../src/kube/kubeconfig/index.ts';
+import { AGENT_NAME, AGENT_NAMESPACE, HUB_KUBECONFIG_SECRET } from '../../src/kubefedctl/agent-install.ts';
 import { MANAGED_LABEL } from '../../src/propagation/constants.ts';
-import { silentLogger } from '../../src/runtime/logger.ts';
 import { BindingTypes } from '../../src/sources/policy/bindings.ts';
 import { PolicyTypes } from '../../src/sources/policy/policies.ts';
+import { type AgentProcess, startAgent } from '../../src/testing/agent-process.ts';
 import {
   type ControllerManagerProcess,
   startKubefedControllerManager,
@@ -88,8 +89,7 @@ describe('Federated<Kind> and policy-placed objects over a Pull cluster', () => 
   let cm: ControllerManagerProcess;
   let pull: KubeClient;
   let push: KubeClient;
-  let agent: WorkAgent;
-  const heartbeat = new AbortController();
+  let agent: AgentProcess | undefined;
 
   const work = (name: string) => getOrUndefined<WorkObject>(host, MANIFEST_WORK_TYPE, name, PULL);
 
@@ -118,36 +118,56 @@ describe('Federated<Kind> and policy-placed objects over a Pull cluster', () => 
       'host',
     ]);
     assert.equal(joined.code, 0, joined.stderr);
+    // As a user does: join installs the agent's RBAC (and Deployment) in the member and gives it a hub token.
     const pulled = await kubefedctl([
       'join',
       PULL,
-      '--mode',
-      'pull',
-      '--print-agent-install',
-      '--kubeconfig',
-      fed.kubeconfigPath,
-      '--host-cluster-context',
-      'host',
+      '--mode=pull',
+      `--cluster-context=${PULL}`,
+      '--host-cluster-context=host',
+      `--kubeconfig=${fed.kubeconfigPath}`,
+      '--agent-lease-duration=2s',
     ]);
     assert.equal(pulled.code, 0, pulled.stderr);
     pull = fed.cluster(PULL).client();
     push = fed.cluster(PUSH).client();
-    void new LeaseHeartbeat({
-      hub: host,
-      namespace: PULL,
-      holderIdentity: 'test-agent',
-      leaseDurationMs: 60_000,
-    }).run(heartbeat.signal);
-    agent = new WorkAgent({
+    // The agent as its own process with what its pod would mount: the hub kubeconfig join wrote into the
+    // member, and a token of the agent's own ServiceAccount there (so it runs under the RBAC join installed).
+    const secret = await pull.get<KubeObject & { data: Record<string, string> }>(
+      CoreTypes.secrets,
+      HUB_KUBECONFIG_SECRET,
+      AGENT_NAMESPACE,
+    );
+    const hubKubeconfig = join(fed.dir, 'hub-kubeconfig');
+    writeFileSync(hubKubeconfig, Buffer.from(secret.data['kubeconfig'] ?? '', 'base64'), { mode: 0o600 });
+    const tr = await pull.request<{ status: { token: string } }>(
+      'POST',
+      `/api/v1/namespaces/${AGENT_NAMESPACE}/serviceaccounts/${AGENT_NAME}/token`,
+      {
+        body: {
+          apiVersion: 'authentication.k8s.io/v1',
+          kind: 'TokenRequest',
+          spec: { expirationSeconds: 7200 },
+        },
+      },
+    );
+    const memberKubeconfig = join(fed.dir, 'member-agent-kubeconfig');
+    const m = fed.cluster(PULL);
+    writeFileSync(
+      memberKubeconfig,
+      renderKubeconfig(
+        [{ name: PULL, server: m.server, caData: m.api.caData, token: tr.status.token }],
+        PULL,
+      ),
+      { mode: 0o600 },
+    );
+    agent = await startAgent({
+      hubKubeconfig,
+      memberKubeconfig,
       clusterName: PULL,
-      hub: host,
-      hubUrl: host.config.server,
-      agentId: 'pull-front-ends',
-      member: pull,
-      log: silentLogger,
-      statusSyncIntervalMs: 2_000,
+      logFile: join(fed.dir, 'kubefed-agent.log'),
+      args: ['--lease-duration=2s', '--status-sync-interval=2s'],
     });
-    await agent.start();
     for (const c of [PULL, PUSH]) {
       await waitForCluster(host, c, 'Ready', (k) =>
         Boolean(k.status?.conditions?.some((x) => x.type === 'Ready' && x.status === 'True')),
@@ -155,8 +175,7 @@ describe('Federated<Kind> and policy-placed objects over a Pull cluster', () => 
     }
   });
   after(async () => {
-    heartbeat.abort();
-    await agent?.stop();
+    await agent?.process.stop();
     await cm?.process.stop();
     await fed?.stop();
   });
