@@ -20,6 +20,7 @@ import {
 import { deletionTarget } from './deletion-target.ts';
 import { ALREADY_OWNED, ownershipOf } from './ownership.ts';
 import { type MemberView, planCluster, planObject } from './plan.ts';
+import { PullDispatcher } from './pull/pull-dispatcher.ts';
 import {
   type ClusterOutcome,
   type DesiredObject,
@@ -70,11 +71,14 @@ export class Dispatcher {
   readonly #opts: DispatcherOptions;
   readonly #log: Logger;
   readonly #applier: Applier;
+  /** Pull clusters: the Work goes to their agents as ManifestWorks on the hub. */
+  readonly #pull: PullDispatcher;
 
   constructor(opts: DispatcherOptions) {
     this.#opts = opts;
     this.#log = opts.logger ?? silentLogger;
     this.#applier = new Applier(this.#log);
+    this.#pull = new PullDispatcher(opts.registry, this.#log);
   }
 
   /** Brings every member in line with the Work and says what happened in each. */
@@ -87,6 +91,18 @@ export class Dispatcher {
       const name = cluster.metadata.name ?? '';
       const desired = work.clusters.get(name);
       const co: ClusterOutcome = { selected: desired !== undefined, objects: [] };
+      if (registry.isPull(name)) {
+        // Set now, filled in later: the clusters keep the registry's order.
+        out.clusters.set(name, co);
+        ops.push(
+          this.#pull.apply(work, name, desired).then((r) => {
+            if (r.pending) out.pending = true;
+            if (r.written) out.written = true;
+            if (r.outcome) Object.assign(co, r.outcome);
+          }),
+        );
+        continue;
+      }
       if (!registry.isReady(name)) {
         const plan = planCluster(name, { kind: 'notReady' }, co.selected);
         if (plan.kind === 'report') {
@@ -166,8 +182,12 @@ export class Dispatcher {
   async release(req: DeletionRequest, abandonUnready: boolean): Promise<DeletionOutcome> {
     const out = emptyDeletionOutcome();
     const ctx = this.#context(req.owner, false, req.event);
+    const [pull, push] = this.#byMode(req.clusters);
     await Promise.all(
-      [...req.clusters].flatMap((name) =>
+      pull.map((name) => this.#pull.release(req.owner, req.objects, name, abandonUnready, req.event, out)),
+    );
+    await Promise.all(
+      push.flatMap((name) =>
         req.objects.map(async (ref) => {
           const live = this.#deletionTarget(
             name,
@@ -195,8 +215,12 @@ export class Dispatcher {
   ): Promise<DeletionOutcome> {
     const out = emptyDeletionOutcome();
     const ctx = this.#context(req.owner, false, req.event);
+    const [pull, push] = this.#byMode(req.clusters);
     await Promise.all(
-      [...req.clusters].flatMap((name) =>
+      pull.map((name) => this.#pull.remove(req.owner, name, opts.abandonUnready, req.event, out)),
+    );
+    await Promise.all(
+      push.flatMap((name) =>
         req.objects.map(async (ref) => {
           const live = this.#deletionTarget(name, ref, req.owner, opts, out);
           if (!live) return;
@@ -227,6 +251,10 @@ export class Dispatcher {
       [...req.clusters].flatMap((name) =>
         req.objects.map(async (ref) => {
           if (skip.has(name) || !registry.get(name)) return;
+          if (registry.isPull(name)) {
+            if (await this.#pull.holds(req.owner, name)) left.add(name);
+            return;
+          }
           if (!registry.isReady(name)) {
             left.add(name);
             return;
@@ -267,6 +295,15 @@ export class Dispatcher {
         req.objects.map(async (ref) => {
           const name = c.metadata.name ?? '';
           if (skip(name)) return;
+          if (this.#opts.registry.isPull(name)) {
+            // Once per cluster: the owner's work holds all its objects there. Not loaded yet: nothing is
+            // known to be there, as for a member cache still loading.
+            if (ref !== req.objects[0] || !this.#opts.registry.pullWorks.hasSynced()) return;
+            const out = emptyDeletionOutcome();
+            await this.#pull.release(req.owner, req.objects, name, false, req.event, out);
+            errors.push(...out.errors, ...out.waiting.map((w) => `${name}: ${w}`));
+            return;
+          }
           const live = this.#opts.cacheFor(ref.type)?.get(name, refKey(ref));
           if (!live || live.metadata.deletionTimestamp) return;
           if (ownershipOf(live, req.owner).kind === 'other') return;
@@ -276,6 +313,13 @@ export class Dispatcher {
       ),
     );
     return errors;
+  }
+
+  /** The clusters of a deletion: Pull ones (their agents delete), then Push ones (the engine deletes). */
+  #byMode(clusters: ReadonlySet<string>): [string[], string[]] {
+    const all = [...clusters];
+    const pull = all.filter((n) => this.#opts.registry.isPull(n));
+    return [pull, all.filter((n) => !pull.includes(n))];
   }
 
   #context(owner: WorkOwner, adopt: boolean, event: EventSink): ApplyContext {

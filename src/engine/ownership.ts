@@ -3,8 +3,10 @@
 // without the annotation belongs to the Federated<Kind> source, as KubeFed expects, so nothing KubeFed
 // wrote changes.
 
+import { AMW_KIND, API_VERSION as WORK_API_VERSION } from '../api/ocm/work/v1/index.ts';
 import type { KubeObject } from '../kube/client/index.ts';
 import { MANAGED_LABEL } from '../propagation/constants.ts';
+import { isPlainObject } from '../propagation/json.ts';
 import type { WorkOwner } from './work.ts';
 
 /** Names the owner of a member object made by a source other than Federated<Kind>. */
@@ -40,10 +42,36 @@ export type Ownership =
 
 /** Who holds `live`, from `owner`'s point of view. */
 export function ownershipOf(live: KubeObject, owner: WorkOwner): Ownership {
-  if (live.metadata.labels?.[MANAGED_LABEL] !== 'true') return { kind: 'unmanaged' };
+  if (live.metadata.labels?.[MANAGED_LABEL] !== 'true') {
+    const work = appliedManifestWorkOf(live);
+    return work === undefined ? { kind: 'unmanaged' } : { kind: 'other', owner: work };
+  }
   const holder = live.metadata.annotations?.[OWNER_ANNOTATION];
   const mine = owner.source === FEDERATED_SOURCE ? undefined : ownerId(owner);
-  return holder === mine ? { kind: 'ours' } : { kind: 'other', owner: holder };
+  // A Federated<Kind> object applied by a Pull cluster's agent names its owner too (pull/manifest-work.ts).
+  if (holder === mine || holder === ownerId(owner)) return { kind: 'ours' };
+  return { kind: 'other', owner: holder };
+}
+
+/** The `kind` part of the owner id of an object an OCM ManifestWork holds. */
+export const MANIFEST_WORK_OWNER_KIND = 'ManifestWork';
+
+/**
+ * An object a work agent applied for an OCM ManifestWork (an AppliedManifestWork owner reference) without the
+ * managed label: the owner id naming that ManifestWork (`work:ManifestWork:<name>`), or undefined. The agent
+ * names its AppliedManifestWork `<hubHash>-<work name>` (64 hex digits).
+ */
+export function appliedManifestWorkOf(live: KubeObject): string | undefined {
+  const ref = (live.metadata.ownerReferences ?? []).find(
+    (r): r is { name: string } =>
+      isPlainObject(r) &&
+      r.kind === AMW_KIND &&
+      r.apiVersion === WORK_API_VERSION &&
+      typeof r.name === 'string',
+  );
+  if (!ref) return undefined;
+  const name = /^[0-9a-f]{64}-./.test(ref.name) ? ref.name.slice(65) : ref.name;
+  return `work:${MANIFEST_WORK_OWNER_KIND}:${name}`;
 }
 
 /**

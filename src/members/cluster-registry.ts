@@ -1,10 +1,16 @@
-import { isClusterReady, type KubeFedCluster, KubeFedClusterType } from '../api/core/v1beta1/index.ts';
+import {
+  isClusterReady,
+  type KubeFedCluster,
+  KubeFedClusterType,
+  syncModeOf,
+} from '../api/core/v1beta1/index.ts';
 import { CoreTypes, type KubeClient, type KubeClientOptions, type KubeObject } from '../kube/client/index.ts';
 import { Informer } from '../runtime/informer/index.ts';
 import { type Logger, silentLogger } from '../runtime/logger.ts';
 import { clusterClientConnectionDuration } from '../runtime/metrics.ts';
 import { ClusterClients } from './cluster-clients.ts';
-import type { ClusterSecret } from './cluster-config.ts';
+import { ClusterConfigError, type ClusterSecret } from './cluster-config.ts';
+import { PullWorks } from './pull-works.ts';
 
 export type ClusterObject = KubeFedCluster & KubeObject;
 type SecretObject = ClusterSecret & KubeObject;
@@ -33,6 +39,8 @@ export class ClusterRegistry {
   readonly #listeners = new Set<ClusterListener>();
   readonly #fingerprints = new Map<string, string>();
   readonly #unresponsiveUntil = new Map<string, number>();
+  /** The ManifestWorks handed to Pull clusters' agents (read through one host informer). */
+  readonly pullWorks: PullWorks;
 
   constructor(opts: {
     host: KubeClient;
@@ -54,6 +62,7 @@ export class ClusterRegistry {
       ...opts.host.rateLimit,
       ...opts.clientOptions,
     });
+    this.pullWorks = new PullWorks({ host: opts.host, logger: log });
     this.#clusters = new Informer<ClusterObject>({
       client: opts.host,
       type: KubeFedClusterType,
@@ -99,7 +108,7 @@ export class ClusterRegistry {
   }
 
   async stop(): Promise<void> {
-    await Promise.all([this.#clusters.stop(), this.#secrets.stop()]);
+    await Promise.all([this.#clusters.stop(), this.#secrets.stop(), this.pullWorks.stop()]);
     await this.#clients.closeAll();
   }
 
@@ -124,6 +133,15 @@ export class ClusterRegistry {
   }
 
   /**
+   * The cluster syncs in Pull mode: its agent applies what the engine hands it as ManifestWorks in the hub
+   * namespace named after it. The hub has no client for it (no secretRef) and no member cache.
+   */
+  isPull(name: string): boolean {
+    const c = this.get(name);
+    return c !== undefined && syncModeOf(c) === 'Pull';
+  }
+
+  /**
    * A request to the member got no answer at all (refused, reset, timed out). Until `ms` pass, callers skip
    * it instead of each waiting for their own timeout: a hung member must not hold every worker while the
    * health check is still deciding that it is not ready.
@@ -144,6 +162,9 @@ export class ClusterRegistry {
   clientFor(name: string): KubeClient {
     const cluster = this.get(name);
     if (!cluster) throw new Error(`cluster "${name}" is not registered`);
+    if (syncModeOf(cluster) === 'Pull') {
+      throw new ClusterConfigError(`cluster "${name}" syncs in Pull mode: the hub holds no client for it`);
+    }
     const secret = this.#secrets.store.get(`${this.#namespace}/${cluster.spec?.secretRef?.name ?? ''}`);
     const before = this.#clients.get(name);
     const started = performance.now();
@@ -160,6 +181,7 @@ export class ClusterRegistry {
 
   #changed(c: ClusterObject, change: ClusterChange): void {
     const name = c.metadata.name ?? '';
+    if (syncModeOf(c) === 'Pull') this.pullWorks.start();
     const fp = this.#fingerprint(c);
     if (this.#fingerprints.get(name) === fp) return;
     this.#fingerprints.set(name, fp);

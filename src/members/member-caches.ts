@@ -9,6 +9,8 @@ import { Informer, type Store } from '../runtime/informer/index.ts';
 import { informerSpecKey } from '../runtime/informer/shared-informers.ts';
 import { type Logger, silentLogger } from '../runtime/logger.ts';
 import type { ClusterRegistry } from './cluster-registry.ts';
+import { pullMemberObjects } from './pull-objects.ts';
+import type { WorkObject } from './pull-works.ts';
 
 /** What is known of one member's cache of one type. */
 export type MemberCacheState =
@@ -70,17 +72,34 @@ export class MemberCaches {
   readonly #log: Logger;
   readonly #shared = new Map<string, SharedCache>();
   #unsubscribe: (() => void) | undefined;
+  #unsubscribeWorks: (() => void) | undefined;
 
   constructor(opts: { registry: ClusterRegistry; logger?: Logger }) {
     this.#registry = opts.registry;
     this.#log = (opts.logger ?? silentLogger).child({ component: 'member-caches' });
   }
 
-  /** Follows the registry: informers restart on every change of a cluster's readiness, spec or Secret. */
+  /**
+   * Follows the registry: informers restart on every change of a cluster's readiness, spec or Secret. A Pull
+   * cluster has no informer: its objects' changes come from the status of the ManifestWorks its agent
+   * reports, told to the readers as the member objects the hub knows of them.
+   */
   start(): void {
     this.#unsubscribe ??= this.#registry.addListener({
       onClusterChange: (name, change, ready) => {
         for (const c of [...this.#shared.values()]) c.clusterChanged(name, change !== 'removed' && ready);
+      },
+    });
+    this.#unsubscribeWorks ??= this.#registry.pullWorks.addListener({
+      onWork: (cluster, work, old) => {
+        for (const c of [...this.#shared.values()]) c.workChanged(cluster, work, old);
+      },
+      onSynced: () => {
+        const pull = this.#registry
+          .list()
+          .map((c) => c.metadata.name ?? '')
+          .filter((n) => this.#registry.isPull(n));
+        for (const c of [...this.#shared.values()]) for (const n of pull) c.announceCluster(n);
       },
     });
   }
@@ -88,6 +107,8 @@ export class MemberCaches {
   async stop(): Promise<void> {
     this.#unsubscribe?.();
     this.#unsubscribe = undefined;
+    this.#unsubscribeWorks?.();
+    this.#unsubscribeWorks = undefined;
     const all = [...this.#shared.values()];
     this.#shared.clear();
     await Promise.all(all.map((c) => c.stop()));
@@ -155,8 +176,31 @@ class SharedCache {
   startReadyClusters(): void {
     for (const c of this.#registry.list()) {
       const name = c.metadata.name ?? '';
-      if (this.#registry.isReady(name)) this.#restart(name, true);
+      if (this.#registry.isReady(name) && !this.#registry.isPull(name)) this.#restart(name, true);
     }
+  }
+
+  /**
+   * A Pull cluster's ManifestWork changed: the readers hear of each of its objects of this cache's type (before
+   * and after), as the member objects the hub knows, so they requeue their owners as for a member event.
+   */
+  workChanged(cluster: string, work: WorkObject, old: WorkObject | undefined): void {
+    if (this.#stopped || this.readers.size === 0) return;
+    const seen = new Set<string>();
+    for (const w of old ? [work, old] : [work]) {
+      for (const obj of pullMemberObjects(w, this.#spec.type)) {
+        const key = `${obj.metadata.namespace ?? ''}/${obj.metadata.name ?? ''}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        for (const r of [...this.readers]) r.handlers.onObject?.(cluster, obj);
+      }
+    }
+  }
+
+  /** The Pull works loaded: the readers look again at what was waiting for them in `cluster`. */
+  announceCluster(cluster: string): void {
+    if (this.#stopped) return;
+    for (const r of [...this.readers]) r.handlers.onCacheSynced?.(cluster);
   }
 
   clusterChanged(name: string, ready: boolean): void {
@@ -220,7 +264,7 @@ class SharedCache {
     this.#clientErrors.delete(name);
     if (old) void old.stop();
     if (old?.hasSynced()) this.#lastSeen.set(name, old.store);
-    if (!ready) return;
+    if (!ready || this.#registry.isPull(name)) return;
     let client: ReturnType<ClusterRegistry['clientFor']>;
     try {
       client = this.#registry.clientFor(name);
