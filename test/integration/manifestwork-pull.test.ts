@@ -361,7 +361,7 @@ describe('pull mode: kubefedctl join --mode pull and kubefed-agent as its own pr
     await waitForReady(true, 30_000);
   });
 
-  test('hub down for a minute: a member object deleted by hand is restored meanwhile, status catches up, no needless rewrites', async () => {
+  test('hub down for a minute: member objects deleted or edited by hand are corrected meanwhile, status catches up, no needless rewrites', async () => {
     const feedbackOf = (w: Work | undefined, name: string) =>
       w?.status?.resourceStatus?.manifests
         ?.find((m) => m.resourceMeta.kind === 'Deployment')
@@ -376,18 +376,21 @@ describe('pull mode: kubefedctl join --mode pull and kubefed-agent as its own pr
     try {
       // Deleted by hand while the hub is away: the agent restores it from the work it last read.
       await member.delete(CoreTypes.configMaps, 'settings', { namespace: APP_NS });
-      // Scaled by hand: with the Update strategy an in-place edit is kept while the object-hash annotation
-      // matches (OCM's update_apply), but it moves the Deployment's status, which the hub must see later.
+      // Scaled by hand: kubefed-ts corrects the in-place edit back to the manifest's 2 replicas (drift.ts), which
+      // moves the Deployment's generation twice; the hub must see that later.
       await member.patch(DEPLOYMENTS, 'web', { spec: { replicas: 3 } }, { namespace: APP_NS });
       await waitFor(
-        'the agent to restore the ConfigMap while the hub is down',
-        async () =>
-          member
+        'the agent to restore the ConfigMap and the replicas while the hub is down',
+        async () => {
+          const cm = await member
             .get<KubeObject & { data: Record<string, string> }>(CoreTypes.configMaps, 'settings', APP_NS)
             .then(
               (c) => c.data['mode'] === 'pull',
               () => false,
-            ),
+            );
+          const d = await member.get<KubeObject & { spec: { replicas: number } }>(DEPLOYMENTS, 'web', APP_NS);
+          return cm && d.spec.replicas === 2;
+        },
         { timeoutMs: 50_000, intervalMs: 250, describe: () => agent?.process.tail() ?? '' },
       );
       // Restored once; then, while the hub is still away, nothing more is written.
@@ -408,11 +411,11 @@ describe('pull mode: kubefedctl join --mode pull and kubefed-agent as its own pr
     type Live = KubeObject & { status?: { observedGeneration?: number; readyReplicas?: number } };
     let live: Live | undefined;
     await waitFor(
-      'the Deployment to settle at 3 ready replicas',
+      'the Deployment to settle at 2 ready replicas',
       async () => {
         live = await member.get<Live>(DEPLOYMENTS, 'web', APP_NS);
         return (
-          live.status?.readyReplicas === 3 && live.status.observedGeneration === live.metadata.generation
+          live.status?.readyReplicas === 2 && live.status.observedGeneration === live.metadata.generation
         );
       },
       { timeoutMs: 60_000, intervalMs: 250 },
@@ -424,8 +427,8 @@ describe('pull mode: kubefedctl join --mode pull and kubefed-agent as its own pr
     );
     await waitForWork(
       'app',
-      `feedback observedGeneration ${generation} and ReadyReplicas 3`,
-      (w) => feedbackOf(w, 'observedGeneration') === generation && feedbackOf(w, 'ReadyReplicas') === 3,
+      `feedback observedGeneration ${generation} and ReadyReplicas 2`,
+      (w) => feedbackOf(w, 'observedGeneration') === generation && feedbackOf(w, 'ReadyReplicas') === 2,
       180_000,
     );
     await waitForReady(true, 60_000);

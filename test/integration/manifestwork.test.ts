@@ -202,7 +202,7 @@ describe('ManifestWork pushed by the controller manager', () => {
               {
                 condition: 'AllReady',
                 type: 'CEL',
-                celExpressions: [{ expression: 'object.status.readyReplicas == object.spec.replicas' }],
+                celExpressions: ['object.status.readyReplicas == object.spec.replicas'],
                 message: 'every replica is ready',
               },
             ],
@@ -210,7 +210,7 @@ describe('ManifestWork pushed by the controller manager', () => {
           {
             resourceIdentifier: { group: '', resource: 'configmaps', name: 'cfg', namespace: APPS },
             conditionRules: [
-              { condition: 'Broken', type: 'CEL', celExpressions: [{ expression: 'object.data.(' }] },
+              { condition: 'Broken', type: 'CEL', celExpressions: ['object.data.('] },
             ],
           },
         ],
@@ -522,7 +522,12 @@ describe('ManifestWork pushed by the controller manager', () => {
       (x) => cond(x?.status?.conditions as Cond[], 'Deleting')?.status === 'True',
     );
     assert.ok(waiting?.metadata.deletionTimestamp);
-    assert.ok((await c1.get<Obj>(CM, 'fg-a', ns)).metadata.deletionTimestamp);
+    // Deleting is said first; the agent then deletes the resources, and fg-a waits on its finalizer.
+    await eventually(
+      'fg-a being deleted',
+      () => c1.get<Obj>(CM, 'fg-a', ns),
+      (x) => x.metadata.deletionTimestamp !== undefined,
+    );
     await c1.patch(CM, 'fg-a', { metadata: { finalizers: null } }, { namespace: ns, patchType: 'merge' });
     for (const name of ['fg', 'orph', 'sel']) {
       await eventually(

@@ -21,6 +21,7 @@ import {
 import { MANAGED_LABEL } from '../../propagation/constants.ts';
 import { timedDispatch } from '../../runtime/metrics.ts';
 import { describeOwnerId, OWNER_ANNOTATION } from '../ownership.ts';
+import { holdsManifest } from './drift.ts';
 import { checkExecutor, executorVerbs } from './executor.ts';
 import { ssaBody } from './ignore-fields.ts';
 import { objectHash, withObjectHash } from './object-hash.ts';
@@ -119,8 +120,8 @@ function required(ctx: ManifestApplyContext, r: ResolvedManifest): KubeObject {
 }
 
 /**
- * ocm update_apply.go: create when missing; otherwise skip when the object-hash annotation matches (no write,
- * so no generation bump), else update with the existing labels, annotations and ownerRefs merged under ours
+ * ocm update_apply.go: create when missing; otherwise skip when the object-hash annotation matches and the
+ * member object still holds the manifest (no write, so no generation bump), else update with the existing labels, annotations and ownerRefs merged under ours
  * and the existing finalizers kept.
  */
 async function update(
@@ -144,7 +145,9 @@ async function update(
   if (
     hash !== undefined &&
     live.metadata.annotations?.[OBJECT_HASH_ANNOTATION] === hash &&
-    isOwnedBy(live, ctx.owner.uid)
+    isOwnedBy(live, ctx.owner.uid) &&
+    // kubefed-ts corrects in-place edits too (drift.ts); OCM keeps them while the hash matches.
+    holdsManifest(r.manifest, live)
   ) {
     return done(live, false);
   }
