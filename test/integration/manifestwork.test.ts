@@ -209,9 +209,7 @@ describe('ManifestWork pushed by the controller manager', () => {
           },
           {
             resourceIdentifier: { group: '', resource: 'configmaps', name: 'cfg', namespace: APPS },
-            conditionRules: [
-              { condition: 'Broken', type: 'CEL', celExpressions: ['object.data.('] },
-            ],
+            conditionRules: [{ condition: 'Broken', type: 'CEL', celExpressions: ['object.data.('] }],
           },
         ],
       },
