@@ -84,7 +84,6 @@ export const MEMBER_AGENT_RULES: PolicyRule[] = [
   { apiGroups: [WORK_GROUP], resources: ['appliedmanifestworks/status'], verbs: ['patch', 'update'] },
   { apiGroups: [WORK_GROUP], resources: ['appliedmanifestworks/finalizers'], verbs: ['update'] },
   { apiGroups: ['authorization.k8s.io'], resources: ['subjectaccessreviews'], verbs: ['create'] },
-  { apiGroups: [''], resources: ['serviceaccounts'], verbs: ['impersonate'] },
 ];
 
 const ALL = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'];

@@ -12,7 +12,13 @@ import { isPlainObject } from '../../propagation/json.ts';
  * list must have the manifest's length, each item holding the manifest's item.
  */
 export function holdsManifest(manifest: KubeObject, live: KubeObject): boolean {
-  const { metadata, status: _status, ...body } = manifest as KubeObject & Record<string, unknown>;
+  // stringData is write-only (the apiserver folds it into data); the object-hash still catches its changes.
+  const {
+    metadata,
+    status: _status,
+    stringData: _stringData,
+    ...body
+  } = manifest as KubeObject & Record<string, unknown>;
   const {
     metadata: liveMetadata,
     status: _liveStatus,
@@ -26,6 +32,8 @@ export function holdsManifest(manifest: KubeObject, live: KubeObject): boolean {
 }
 
 function contains(want: unknown, have: unknown): boolean {
+  // The apiserver drops empty maps, lists and strings ("data: {}", "args: []"): absent holds them.
+  if (have === undefined && isEmpty(want)) return true;
   if (Array.isArray(want)) {
     return Array.isArray(have) && have.length === want.length && want.every((w, i) => contains(w, have[i]));
   }
@@ -36,4 +44,10 @@ function contains(want: unknown, have: unknown): boolean {
     );
   }
   return want === have;
+}
+
+function isEmpty(v: unknown): boolean {
+  return (
+    v === '' || (Array.isArray(v) && v.length === 0) || (isPlainObject(v) && Object.keys(v).length === 0)
+  );
 }

@@ -25,7 +25,7 @@ import { holdsManifest } from './drift.ts';
 import { checkExecutor, executorVerbs } from './executor.ts';
 import { ssaBody } from './ignore-fields.ts';
 import { objectHash, withObjectHash } from './object-hash.ts';
-import { isOwnedBy, type OwnerReference, withOwner } from './owner-refs.ts';
+import { isOwnedBy, type OwnerReference, withOwner, withoutOwner } from './owner-refs.ts';
 import { resourceTypeOf } from './resolver.ts';
 import type { ApplyResult, ManifestOptions, ResolvedManifest } from './types.ts';
 
@@ -51,6 +51,8 @@ export async function applyManifest(
   ctx: ManifestApplyContext,
   r: ResolvedManifest,
 ): Promise<ManifestApplyResult> {
+  if (!r.kind || !r.version) return failed('the manifest has no apiVersion or kind');
+  if (!r.name) return failed('the manifest has no metadata.name');
   if (!r.resource) {
     return failed(`no matches for kind "${r.kind}" in version "${r.group ? `${r.group}/` : ''}${r.version}"`);
   }
@@ -111,10 +113,31 @@ async function getLive(member: KubeClient, r: ResolvedManifest): Promise<KubeObj
   }
 }
 
+/**
+ * Whether the AppliedManifestWork owns the object: not when the delete option orphans it. OCM's
+ * manageOwnerRef then applies the owner with a `-` suffixed UID, which removes it, so an orphaned resource
+ * carries no ownerRef a garbage collector or an eviction could follow.
+ */
+function owns(ctx: ManifestApplyContext): boolean {
+  return ctx.ownedByTheWork ?? true;
+}
+
+/** The live object's ownerRefs with ours added, or removed when the work does not own it. */
+function ownerRefsFor(
+  ctx: ManifestApplyContext,
+  live: KubeObject,
+): KubeObject['metadata']['ownerReferences'] {
+  // [] rather than undefined: a merge patch must say "none" to remove the last one.
+  return (
+    (owns(ctx) ? withOwner(live, ctx.owner) : withoutOwner(live, ctx.owner.uid)).metadata.ownerReferences ??
+    []
+  );
+}
+
 /** The manifest as it is written: a copy with our ownerRef only (OCM sets the owner list to [owner]). */
 function required(ctx: ManifestApplyContext, r: ResolvedManifest): KubeObject {
   const copy = structuredClone(r.manifest) as KubeObject;
-  copy.metadata = { ...(copy.metadata ?? {}), ownerReferences: [ctx.owner] };
+  copy.metadata = { ...(copy.metadata ?? {}), ownerReferences: owns(ctx) ? [ctx.owner] : [] };
   if (!r.namespaced) delete copy.metadata.namespace;
   return copy;
 }
@@ -145,7 +168,7 @@ async function update(
   if (
     hash !== undefined &&
     live.metadata.annotations?.[OBJECT_HASH_ANNOTATION] === hash &&
-    isOwnedBy(live, ctx.owner.uid) &&
+    isOwnedBy(live, ctx.owner.uid) === owns(ctx) &&
     // kubefed-ts corrects in-place edits too (drift.ts); OCM keeps them while the hash matches.
     holdsManifest(r.manifest, live)
   ) {
@@ -157,7 +180,7 @@ async function update(
       ...want.metadata,
       labels: { ...(live.metadata.labels ?? {}), ...(want.metadata.labels ?? {}) },
       annotations: { ...(live.metadata.annotations ?? {}), ...(want.metadata.annotations ?? {}) },
-      ownerReferences: withOwner(live, ctx.owner).metadata.ownerReferences,
+      ownerReferences: ownerRefsFor(ctx, live),
       finalizers: live.metadata.finalizers,
       resourceVersion: live.metadata.resourceVersion,
     },
@@ -188,14 +211,14 @@ async function createOnly(
   return addOwner(ctx, r, live);
 }
 
-/** Adds our ownerRef to an object the strategy does not otherwise write. */
+/** Adds our ownerRef to an object the strategy does not otherwise write (removes it when orphaned). */
 async function addOwner(
   ctx: ManifestApplyContext,
   r: ResolvedManifest,
   live: KubeObject,
 ): Promise<ManifestApplyResult> {
   const type = resourceTypeOf(r);
-  if (isOwnedBy(live, ctx.owner.uid)) return done(live, false);
+  if (isOwnedBy(live, ctx.owner.uid) === owns(ctx)) return done(live, false);
   const patched = await timedDispatch(
     'update',
     ctx.cluster,
@@ -204,7 +227,7 @@ async function addOwner(
       r.name,
       {
         metadata: {
-          ownerReferences: withOwner(live, ctx.owner).metadata.ownerReferences,
+          ownerReferences: ownerRefsFor(ctx, live),
           resourceVersion: live.metadata.resourceVersion,
         },
       },

@@ -5,15 +5,16 @@
 
 import type { KubeClient, KubeObject, ResourceType } from '../../kube/client/index.ts';
 import { type ApiResourceInfo, discoverApiResources } from '../../kube/discovery.ts';
+import { isPlainObject } from '../../propagation/json.ts';
 import type { ResolvedManifest } from './types.ts';
 
 /** `group/version` and kind of a manifest: group '' for the core group. */
 export function groupVersionKind(manifest: KubeObject): { group: string; version: string; kind: string } {
-  const apiVersion = manifest.apiVersion ?? '';
+  const apiVersion = typeof manifest?.apiVersion === 'string' ? manifest.apiVersion : '';
   const slash = apiVersion.indexOf('/');
   const group = slash < 0 ? '' : apiVersion.slice(0, slash);
   const version = slash < 0 ? apiVersion : apiVersion.slice(slash + 1);
-  return { group, version, kind: manifest.kind ?? '' };
+  return { group, version, kind: typeof manifest?.kind === 'string' ? manifest.kind : '' };
 }
 
 /** The REST type of a resolved manifest. */
@@ -40,8 +41,13 @@ export class ManifestResolver {
    * The manifest with its resource filled in; resource '' when the member does not serve the kind (the
    * manifest then gets OCM's failed Applied condition). Throws only when discovery itself cannot be read.
    */
-  async resolve(manifest: KubeObject & Record<string, unknown>, ordinal: number): Promise<ResolvedManifest> {
+  async resolve(raw: KubeObject & Record<string, unknown>, ordinal: number): Promise<ResolvedManifest> {
+    // A hub without the webhook may hand us anything: a manifest that is not an object resolves to nothing.
+    const manifest = isPlainObject(raw) ? raw : ({ metadata: {} } as KubeObject & Record<string, unknown>);
     const gvk = groupVersionKind(manifest);
+    if (!gvk.kind || !gvk.version) {
+      return { ordinal, manifest, ...gvk, resource: '', namespaced: false, name: '', namespace: '' };
+    }
     let info = await this.#lookup(gvk);
     if (!info && performance.now() - this.#readAt >= this.#refreshMs) {
       await this.#read();
@@ -53,9 +59,14 @@ export class ManifestResolver {
       ...gvk,
       resource: info?.plural ?? '',
       namespaced: info?.namespaced ?? false,
-      name: manifest.metadata?.name ?? '',
+      name: typeof manifest.metadata?.name === 'string' ? manifest.metadata.name : '',
       // A cluster-scoped object keeps no namespace even when the manifest gives one.
-      namespace: info && !info.namespaced ? '' : (manifest.metadata?.namespace ?? ''),
+      namespace:
+        info && !info.namespaced
+          ? ''
+          : typeof manifest.metadata?.namespace === 'string'
+            ? manifest.metadata.namespace
+            : '',
     };
   }
 

@@ -86,11 +86,13 @@ export class WorkAgent {
   readonly #applied: Informer<AppliedManifestWork>;
 
   constructor(opts: WorkAgentOptions) {
+    // Defaults after the spread: a caller passing `undefined` (an unset flag) must not erase them — an undefined
+    // grace period would evict at once and an undefined interval would requeue in a hot loop.
     this.#o = {
-      statusSyncIntervalMs: 10_000,
-      evictionGracePeriodMs: 60 * 60_000,
-      rawFeedbackJson: true,
       ...opts,
+      statusSyncIntervalMs: opts.statusSyncIntervalMs ?? 10_000,
+      evictionGracePeriodMs: opts.evictionGracePeriodMs ?? 60 * 60_000,
+      rawFeedbackJson: opts.rawFeedbackJson ?? true,
       log: opts.log.child({ component: 'work-agent', cluster: opts.clusterName }),
     };
     this.#hash = hubHash(opts.hubUrl);
@@ -217,9 +219,12 @@ export class WorkAgent {
     }
     const inBundle = new Set(resolved.filter((r) => r.resource).map((r) => identityKey(r)));
     const untracked = staleResources(prevApplied, current);
+    // While a manifest cannot be resolved (discovery of its group failed, a kind not served yet), nothing is
+    // garbage collected: an unresolved manifest may be the very resource that looks stale.
+    const unresolved = resolved.some((r) => !r.resource);
     // Still in the bundle but not applied this time (a failure): kept, never deleted for it.
-    const failing = untracked.filter((s) => inBundle.has(identityKey(s)));
-    const stale = untracked.filter((s) => !inBundle.has(identityKey(s)));
+    const failing = untracked.filter((s) => unresolved || inBundle.has(identityKey(s)));
+    const stale = untracked.filter((s) => !unresolved && !inBundle.has(identityKey(s)));
     const removed = await removeResources(
       this.#removalContext(amw),
       stale.map((s) => ({
@@ -241,6 +246,8 @@ export class WorkAgent {
         { err: errorMessage(e), work: name },
         'could not write the AppliedManifestWork status',
       );
+      // What was applied this pass is not recorded: deleting or orphaning would miss it. Try again first.
+      return afterWriteError(e);
     }
 
     const status = await this.#writeStatus(work, resolved, results, false);

@@ -159,13 +159,14 @@ export class PullDispatcher {
   /** Nothing of this owner belongs in the cluster: its work goes (the agent removes the objects first). */
   async #unselected(work: Work, existing: WorkObject | undefined, ready: boolean): Promise<PullApplyResult> {
     if (!existing) return { pending: false, written: false };
+    // As for a Push cluster (KubeFed's dispatcher skips members that are not ready), nothing is removed from a
+    // cluster that is not ready: a lease blip must not make the agent delete workloads on its return.
+    if (!ready) return { pending: false, written: false };
     const refs = refsIn(existing, work.objects);
     if (!existing.metadata.deletionTimestamp) {
       const err = await this.#delete(existing, work.event);
       if (err) return { pending: false, written: false, outcome: { selected: false, objects: err(refs) } };
     }
-    // As for a Push cluster, one that is not ready says nothing about what it no longer holds.
-    if (!ready) return { pending: false, written: false };
     return {
       pending: false,
       written: false,

@@ -35,8 +35,6 @@ export function wantsPushAgent(
   return cluster !== undefined && ready && syncModeOf(cluster) === 'Push';
 }
 
-export const PUSH_AGENT_ID = 'kubefed-controller-manager';
-
 export class ManifestWorkPushController implements Runnable {
   readonly name = 'manifestwork-push';
   readonly leaderOnly = true;
@@ -44,11 +42,6 @@ export class ManifestWorkPushController implements Runnable {
   readonly #log: Logger;
   readonly #controller: Controller;
   readonly #agents = new Map<string, { agent: WorkAgent; member: KubeClient }>();
-  /**
-   * The agentID the AMWs of push agents carry: the same in every controller-manager replica, so a new leader
-   * takes over its predecessor's AMWs instead of leaving them alone as another agent's.
-   */
-  readonly #agentId = PUSH_AGENT_ID;
 
   constructor(opts: PushControllerOptions) {
     this.#opts = opts;
@@ -67,11 +60,6 @@ export class ManifestWorkPushController implements Runnable {
         await Promise.all([...this.#agents.values()].map((a) => a.agent.stop()));
         this.#agents.clear();
       });
-  }
-
-  /** The agent id this process's push agents write into AppliedManifestWorks. */
-  get agentId(): string {
-    return this.#agentId;
   }
 
   run(signal: AbortSignal): Promise<void> {
@@ -109,7 +97,9 @@ export class ManifestWorkPushController implements Runnable {
       clusterName: name,
       hub: this.#opts.host,
       hubUrl: this.#opts.host.config.server,
-      agentId: this.#agentId,
+      // The cluster's name, as kubefed-agent's default: the same in every controller-manager replica (a new
+      // leader takes its predecessor's AMWs over), and a cluster switched to Pull keeps or evicts them.
+      agentId: name,
       member,
       log: this.#log,
       statusSyncIntervalMs: this.#opts.statusSyncIntervalMs,

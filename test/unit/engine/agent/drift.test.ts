@@ -96,4 +96,29 @@ describe('holdsManifest', () => {
       true,
     );
   });
+  test('what the apiserver drops or folds (empty maps, lists, strings; Secret stringData) is not drift', () => {
+    const secret = {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 's' },
+      stringData: { password: 'x' },
+      data: {},
+      immutable: false,
+    } as KubeObject;
+    const stored = {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 's', resourceVersion: '3' },
+      data: { password: 'eA==' },
+      immutable: false,
+      type: 'Opaque',
+    } as KubeObject;
+    const storedWithoutData = { ...stored, data: undefined } as KubeObject;
+    assert.equal(holdsManifest(secret, stored), true);
+    assert.equal(
+      holdsManifest({ ...secret, data: {}, stringData: undefined } as KubeObject, storedWithoutData),
+      true,
+    );
+    assert.equal(holdsManifest({ ...secret, immutable: true } as KubeObject, stored), false);
+  });
 });
