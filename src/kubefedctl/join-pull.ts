@@ -9,7 +9,6 @@ import {
   ApiError,
   CoreTypes,
   errorMessage,
-  isAlreadyExists,
   isNotFound,
   type KubeClient,
   type KubeObject,
@@ -28,7 +27,7 @@ import {
 } from './agent-install.ts';
 import { type GlobalOptions, KubeconfigContext } from './context.ts';
 import { CommandError } from './errors.ts';
-import { readScope } from './join.ts';
+import { createOrFind, readScope } from './join.ts';
 
 export const JOIN_MODES = ['push', 'pull'] as const;
 export type JoinMode = (typeof JOIN_MODES)[number];
@@ -264,17 +263,7 @@ async function ensure(
   const { type, object } = step;
   const name = object.metadata.name ?? '';
   const namespace = object.metadata.namespace;
-  try {
-    await client.create(type, object);
-    undo.push(() => client.delete(type, name, { namespace }));
-    return;
-  } catch (e) {
-    if (!isAlreadyExists(e))
-      throw e instanceof ApiError
-        ? new CommandError(`${what}: creating ${type.kind} ${name}: ${e.message}`)
-        : e;
-    if (errorOnExisting) throw new CommandError(`${type.kind} ${name} already exists in ${what}`);
-  }
+  if ((await createOrFind(client, type, object, errorOnExisting, undo, what)) === 'created') return;
   if (type === CoreTypes.namespaces || type === CoreTypes.leases || type === CoreTypes.serviceAccounts)
     return;
   if (type === CoreTypes.secrets && object.type === 'kubernetes.io/service-account-token') return;

@@ -387,6 +387,34 @@ export function memberPlan(
 }
 
 /**
+ * Creates an object and records its undo; an existing one is an error with --error-on-existing, else 'exists'
+ * for the caller to bring in line. Any other failure is one readable CommandError line.
+ */
+export async function createOrFind(
+  client: KubeClient,
+  type: ResourceType,
+  object: KubeObject,
+  errorOnExisting: boolean,
+  undo: Array<() => Promise<unknown>>,
+  what: string,
+): Promise<'created' | 'exists'> {
+  const name = object.metadata.name ?? '';
+  const namespace = object.metadata.namespace;
+  try {
+    await client.create(type, object);
+    undo.push(() => client.delete(type, name, { namespace }));
+    return 'created';
+  } catch (e) {
+    if (!isAlreadyExists(e))
+      throw e instanceof ApiError
+        ? new CommandError(`${what}: creating ${type.kind} ${name}: ${e.message}`)
+        : e;
+    if (errorOnExisting) throw new CommandError(`${type.kind} ${name} already exists in ${what}`);
+    return 'exists';
+  }
+}
+
+/**
  * Creates an object, or (without --error-on-existing) brings an existing one in line as KubeFed does:
  * rules and subjects are updated; a binding whose roleRef differs is deleted and recreated.
  */
@@ -400,17 +428,7 @@ async function ensure(
 ): Promise<void> {
   const name = object.metadata.name ?? '';
   const namespace = object.metadata.namespace;
-  try {
-    await client.create(type, object);
-    undo.push(() => client.delete(type, name, { namespace }));
-    return;
-  } catch (e) {
-    if (!isAlreadyExists(e))
-      throw e instanceof ApiError
-        ? new CommandError(`${what}: creating ${type.kind} ${name}: ${e.message}`)
-        : e;
-    if (errorOnExisting) throw new CommandError(`${type.kind} ${name} already exists in ${what}`);
-  }
+  if ((await createOrFind(client, type, object, errorOnExisting, undo, what)) === 'created') return;
   if (type === CoreTypes.namespaces || type === CoreTypes.serviceAccounts || type === CoreTypes.secrets)
     return;
   const existing = await client.get(type, name, namespace);
