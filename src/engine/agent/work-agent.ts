@@ -539,6 +539,14 @@ function crdSource(member: KubeClient, log: Logger) {
     for (let delay = 500; !stop.signal.aborted; delay = Math.min(delay * 2, 30_000)) {
       try {
         for (const crd of memberCrds()) {
+          // Read first: a restart or a new leader must write nothing to a member that already has it.
+          try {
+            await member.get(crdType, crd.metadata.name);
+            continue;
+          } catch (e) {
+            if (isForbidden(e)) continue;
+            if (!isNotFound(e)) throw e;
+          }
           try {
             await member.create(crdType, crd as unknown as KubeObject);
           } catch (e) {
