@@ -12,6 +12,7 @@ import {
   isNotFound,
   type KubeClient,
 } from '../../kube/client/index.ts';
+import { MEMBER_RBAC_ANNOTATION, SCOPED_RBAC_MODE } from '../../kubefedctl/scoped-rbac.ts';
 import type { Members } from '../../members/members.ts';
 import { Controller } from '../../runtime/controller.ts';
 import type { Logger } from '../../runtime/logger.ts';
@@ -27,11 +28,18 @@ export interface PushControllerOptions {
   evictionGracePeriodMs?: number;
 }
 
-/** Whether a cluster gets a push agent: registered, ready, and in Push mode. */
+/**
+ * Whether a cluster gets a push agent: registered, ready, and in Push mode — and not joined with
+ * `--scoped-rbac`, whose member credentials grant only the enabled federated types (no AppliedManifestWorks):
+ * such a cluster takes ManifestWorks in Pull mode.
+ */
 export function wantsPushAgent(
-  cluster: { spec?: { syncMode?: 'Push' | 'Pull' } } | undefined,
+  cluster:
+    | { metadata?: { annotations?: Record<string, string> }; spec?: { syncMode?: 'Push' | 'Pull' } }
+    | undefined,
   ready: boolean,
 ): boolean {
+  if (cluster?.metadata?.annotations?.[MEMBER_RBAC_ANNOTATION] === SCOPED_RBAC_MODE) return false;
   return cluster !== undefined && ready && syncModeOf(cluster) === 'Push';
 }
 

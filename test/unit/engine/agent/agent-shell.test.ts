@@ -125,4 +125,9 @@ test('push agents run for ready Push-mode clusters only', () => {
   assert.equal(wantsPushAgent({ spec: { syncMode: 'Push' } }, false), false);
   assert.equal(wantsPushAgent({ spec: { syncMode: 'Pull' } }, true), false);
   assert.equal(wantsPushAgent(undefined, true), false);
+  assert.equal(
+    wantsPushAgent({ metadata: { annotations: { 'kubefed-ts.io/member-rbac': 'scoped' } }, spec: {} }, true),
+    false,
+    'scoped member credentials grant no AppliedManifestWorks',
+  );
 });
