@@ -27,7 +27,7 @@ import {
 } from './agent-install.ts';
 import { type GlobalOptions, KubeconfigContext } from './context.ts';
 import { CommandError } from './errors.ts';
-import { createOrFind, readScope } from './join.ts';
+import { createOrFind, readScope, waitForToken } from './join.ts';
 
 export const JOIN_MODES = ['push', 'pull'] as const;
 export type JoinMode = (typeof JOIN_MODES)[number];
@@ -175,7 +175,11 @@ export async function joinPull(opts: PullJoinOptions): Promise<PullJoinResult> {
       out(
         `Created namespace ${C}, service account ${C}/${hubAgentServiceAccount(C)}, its Role and Lease in the host cluster`,
       );
-      const secret = await waitForToken(host, C, hubAgentTokenSecret(C), opts.tokenTimeoutMs ?? 30_000);
+      const secret = await waitForToken(host, hubAgentTokenSecret(C), C, {
+        timeoutMs: opts.tokenTimeoutMs ?? 30_000,
+        account: `service account ${C}/${hubAgentServiceAccount(C)} in the host cluster`,
+        pollMs: 500,
+      });
       const token = Buffer.from(secret.data?.token ?? '', 'base64').toString('utf8');
       const secretCa = secret.data?.['ca.crt'] ? Buffer.from(secret.data['ca.crt'], 'base64') : undefined;
       const caData = hostConfig.caData ?? (hostConfig.insecureSkipTLSVerify ? undefined : secretCa);
@@ -279,29 +283,6 @@ async function ensure(
     ...fields,
     metadata: { ...existing.metadata, labels: object.metadata.labels },
   });
-}
-
-async function waitForToken(
-  host: KubeClient,
-  ns: string,
-  name: string,
-  timeoutMs: number,
-): Promise<KubeObject & { data?: Record<string, string> }> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      const s = await host.get<KubeObject & { data?: Record<string, string> }>(CoreTypes.secrets, name, ns);
-      if (s.data?.token) return s;
-    } catch (e) {
-      if (!isNotFound(e)) throw e;
-    }
-    if (Date.now() > deadline) {
-      throw new CommandError(
-        `timed out after ${Math.round(timeoutMs / 1000)}s waiting for the token of service account ${ns}/${hubAgentServiceAccount(ns)} in the host cluster; is its token controller (kube-controller-manager) running?`,
-      );
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
 }
 
 /** Hub objects a Pull unjoin removes, last created first (the namespace is handled on its own). */

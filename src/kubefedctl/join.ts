@@ -197,7 +197,11 @@ export async function join(opts: JoinOptions): Promise<JoinResult> {
         await ensure(member, type, object, opts.errorOnExisting, undo, memberWhat);
       }
       out(`Created service account ${ns}/${sa} and its RBAC in cluster ${C}`);
-      const memberSecret = await waitForToken(member, sa, ns, opts.tokenTimeoutMs ?? 30_000, C);
+      const memberSecret = await waitForToken(member, sa, ns, {
+        timeoutMs: opts.tokenTimeoutMs ?? 30_000,
+        account: `service account ${ns}/${sa} in cluster ${C}`,
+        pollMs: 1000,
+      });
       const token = memberSecret.data?.token ?? '';
       if (!spec.caBundle && memberSecret.data?.['ca.crt']) spec.caBundle = memberSecret.data['ca.crt'];
 
@@ -443,27 +447,30 @@ async function ensure(
   await client.update(type, updated);
 }
 
-async function waitForToken(
-  member: KubeClient,
+/**
+ * Waits until the token controller has filled a service-account token Secret; `account` names the account
+ * and its cluster for the timeout's one line ("service account ns/name in cluster C").
+ */
+export async function waitForToken(
+  client: KubeClient,
   name: string,
   ns: string,
-  timeoutMs: number,
-  C: string,
+  opts: { timeoutMs: number; account: string; pollMs: number },
 ): Promise<KubeObject & { data?: Record<string, string> }> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = Date.now() + opts.timeoutMs;
   for (;;) {
     try {
-      const s = await member.get<KubeObject & { data?: Record<string, string> }>(CoreTypes.secrets, name, ns);
+      const s = await client.get<KubeObject & { data?: Record<string, string> }>(CoreTypes.secrets, name, ns);
       if (s.data?.token) return s;
     } catch (e) {
       if (!isNotFound(e)) throw e;
     }
     if (Date.now() > deadline) {
       throw new CommandError(
-        `timed out after ${Math.round(timeoutMs / 1000)}s waiting for the token of service account ${ns}/${name} in cluster ${C}; is its token controller (kube-controller-manager) running?`,
+        `timed out after ${Math.round(opts.timeoutMs / 1000)}s waiting for the token of ${opts.account}; is its token controller (kube-controller-manager) running?`,
       );
     }
-    await new Promise((r) => setTimeout(r, 1000));
+    await new Promise((r) => setTimeout(r, opts.pollMs));
   }
 }
 
