@@ -1,7 +1,9 @@
+import * as about from './about/v1alpha1/index.ts';
 import * as apps from './apps/v1alpha1/index.ts';
 import * as internal from './core/v1alpha1/index.ts';
 import * as core from './core/v1beta1/index.ts';
 import { buildCrd, type CustomResourceDefinition } from './crd.ts';
+import * as mcs from './mcs/v1beta1/index.ts';
 import * as mcdns from './multiclusterdns/v1alpha1/index.ts';
 import * as ocmCluster from './ocm/cluster/v1beta1/index.ts';
 import * as ocmWork from './ocm/work/v1/index.ts';
@@ -252,6 +254,80 @@ export function ocmHubCrds(): CustomResourceDefinition[] {
       printerColumns: [],
     }),
   ];
+}
+
+/**
+ * CRDs every push member needs for multi-cluster services, installed by `kubefedctl join` (and in
+ * config/crds/members for members joined before): SIG-Multicluster's ServiceExport and ServiceImport
+ * (sigs.k8s.io/mcs-api config/crd, v0.5.2: v1alpha1 and v1beta1 served with one schema, v1beta1 stored) and
+ * the About API's ClusterProperty (sigs.k8s.io/about-api). kubefed-ts adds Valid/Conflict/Ready columns to
+ * ServiceExports and an exporting-clusters column to ServiceImports (upstream prints Age, and Type/IP/Age).
+ */
+export function mcsMemberCrds(): CustomResourceDefinition[] {
+  return [
+    alsoServe(
+      buildCrd({
+        group: mcs.GROUP,
+        version: mcs.VERSION,
+        kind: mcs.SERVICE_EXPORT_KIND,
+        plural: mcs.SERVICE_EXPORT_PLURAL,
+        singular: mcs.SERVICE_EXPORT_SINGULAR,
+        shortNames: mcs.SERVICE_EXPORT_SHORT_NAMES,
+        scope: 'Namespaced',
+        schema: mcs.ServiceExportSchema,
+        statusSubresource: true,
+        printerColumns: [
+          { name: 'Valid', type: 'string', jsonPath: ".status.conditions[?(@.type=='Valid')].status" },
+          { name: 'Conflict', type: 'string', jsonPath: ".status.conditions[?(@.type=='Conflict')].status" },
+          { name: 'Ready', type: 'string', jsonPath: ".status.conditions[?(@.type=='Ready')].status" },
+          { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+        ],
+      }),
+      mcs.ALPHA_VERSION,
+    ),
+    alsoServe(
+      buildCrd({
+        group: mcs.GROUP,
+        version: mcs.VERSION,
+        kind: mcs.SERVICE_IMPORT_KIND,
+        plural: mcs.SERVICE_IMPORT_PLURAL,
+        singular: mcs.SERVICE_IMPORT_SINGULAR,
+        shortNames: mcs.SERVICE_IMPORT_SHORT_NAMES,
+        scope: 'Namespaced',
+        schema: mcs.ServiceImportSchema,
+        statusSubresource: true,
+        printerColumns: [
+          { name: 'Type', type: 'string', jsonPath: '.spec.type' },
+          { name: 'IP', type: 'string', jsonPath: '.spec.ips' },
+          { name: 'Clusters', type: 'string', jsonPath: '.status.clusters[*].cluster' },
+          { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+        ],
+      }),
+      mcs.ALPHA_VERSION,
+    ),
+    buildCrd({
+      group: about.GROUP,
+      version: about.VERSION,
+      kind: about.CLUSTER_PROPERTY_KIND,
+      plural: about.CLUSTER_PROPERTY_PLURAL,
+      singular: about.CLUSTER_PROPERTY_SINGULAR,
+      scope: 'Cluster',
+      schema: about.ClusterPropertySchema,
+      statusSubresource: false,
+      printerColumns: [
+        { name: 'value', type: 'string', jsonPath: '.spec.value' },
+        { name: 'age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+      ],
+    }),
+  ];
+}
+
+/** The CRD also serves an older version with the same schema, not stored (mcs-api's v1alpha1). */
+function alsoServe(crd: CustomResourceDefinition, version: string): CustomResourceDefinition {
+  const [stored] = crd.spec.versions;
+  if (!stored) return crd;
+  crd.spec.versions = [{ ...structuredClone(stored), name: version, storage: false }, stored];
+  return crd;
 }
 
 /** CRDs kubefed-ts installs into members (not the host): OCM's AppliedManifestWork, for the work agent. */

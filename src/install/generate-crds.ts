@@ -9,6 +9,7 @@ import {
   CHART_CRD_DIR,
   CRD_DIR,
   GENERATED_HEADER,
+  MEMBER_CRD_DIR,
   renderChartFiles,
   renderCrds,
 } from './manifests.ts';
@@ -19,7 +20,9 @@ function readIfExists(path: string): string | undefined {
   try {
     return readFileSync(path, 'utf8');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    // A directory (config/crds/members inside config/crds) is not a generated file.
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'EISDIR') return undefined;
     throw err;
   }
 }
@@ -55,7 +58,7 @@ function main(argv: string[]): number {
       console.log(`wrote ${rel}`);
     }
   }
-  for (const rel of [CRD_DIR, CHART_CRD_DIR, AGENT_CHART_CRD_DIR].flatMap((dir) =>
+  for (const rel of [CRD_DIR, MEMBER_CRD_DIR, CHART_CRD_DIR, AGENT_CHART_CRD_DIR].flatMap((dir) =>
     obsoleteFiles(files, dir),
   )) {
     if (check) {

@@ -1,0 +1,2 @@
+export * from './clusterproperty.ts';
+export * from './group.ts';
