@@ -6,14 +6,7 @@ import { isIPv4, isIPv6 } from 'node:net';
 import { ImportType, LABEL_SERVICE_NAME, type ServicePort } from '../api/mcs/v1beta1/index.ts';
 import { dropUndefined } from '../util/drop-undefined.ts';
 import type { MergedImport, ServiceObject } from './model.ts';
-import { derivedServiceName } from './names.ts';
-
-/**
- * The name the import's unnamed port gets on the derived Service and on the MCS EndpointSlices. The union of
- * ports can hold one unnamed port among named ones (KEP-1645 merges by name), which a Service with several
- * ports may not; kube-proxy pairs Service and slice ports by name, so both sides use this same name.
- */
-export const UNNAMED_PORT_NAME = 'mcs-unnamed';
+import { derivedServiceName, UNNAMED_PORT_NAME } from './names.ts';
 
 type ServiceSpec = NonNullable<ServiceObject['spec']>;
 

@@ -1,12 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import {
-  derivedService,
-  importIps,
-  missingFamilies,
-  UNNAMED_PORT_NAME,
-} from '../../../src/mcs/derived-service.ts';
+import { derivedService, importIps, missingFamilies } from '../../../src/mcs/derived-service.ts';
 import type { MergedImport, ServiceObject } from '../../../src/mcs/model.ts';
+import { UNNAMED_PORT_NAME } from '../../../src/mcs/names.ts';
 
 type Spec = MergedImport['spec'];
 const spec = (over: Partial<Spec> = {}): Spec => ({
