@@ -55,6 +55,7 @@ interface JoinFlags extends GlobalFlags {
   secretName?: string;
   errorOnExisting: boolean;
   scopedRbac: boolean;
+  skipMcsCrds: boolean;
   provider?: string;
   mode: JoinMode;
   apiEndpoint?: string;
@@ -209,6 +210,11 @@ export function buildProgram(name = 'kubefedctl'): Command {
       '--provider <name>',
       "cloud provider of the cluster (KubeFedCluster spec.provider), matched by policies' fieldSelector",
     )
+    .option(
+      '--skip-mcs-crds',
+      'push: do not install the multi-cluster services CRDs (ServiceExport, ServiceImport, ClusterProperty) into the member; existing ones are never replaced unless kubefed-ts installed them (docs/mcs.md)',
+      false,
+    )
     .addOption(
       new Option(
         '--mode <mode>',
@@ -250,15 +256,22 @@ export function buildProgram(name = 'kubefedctl'): Command {
       secretName: o.secretName,
       errorOnExisting: o.errorOnExisting,
       scopedRbac: o.scopedRbac,
+      skipMcsCrds: o.skipMcsCrds,
       provider: o.provider,
       kubeconfig: o.kubeconfig,
       hostClusterContext: o.hostClusterContext,
       kubefedNamespace: o.kubefedNamespace,
       dryRun: o.dryRun,
       out,
+      warn,
     });
     if (o.dryRun) {
       out(`# dry run: these objects would be written (member "${clusterName}" first, then the host)`);
+      for (const step of res.mcsCrds)
+        if (step.action === 'keep')
+          out(
+            `# member CRD ${step.name} left as it is: ${step.reason}${step.warning ? `; ${step.warning}` : ''}`,
+          );
       for (const { cluster, object } of res.objects) out(`---\n# ${cluster}\n${toYaml(object)}`);
     } else {
       out(`Cluster "${clusterName}" joined.`);

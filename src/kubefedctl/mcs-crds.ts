@@ -1,0 +1,75 @@
+// What `kubefedctl join` does with the member's multi-cluster services CRDs (pure). A member may already run
+// another MCS implementation (Submariner's Lighthouse, Karmada's mcs-api v0.1.0 copy, a cloud's), whose CRDs
+// and ServiceExports must survive a join: only a copy kubefed-ts installed itself is ever updated.
+
+import { mcsMemberCrds } from '../api/crds.ts';
+import type { KubeObject } from '../kube/client/index.ts';
+import { type CrdLike, planCrdTakeover, replacementCrd } from './crd-takeover.ts';
+
+/** Marks the MCS CRDs join installed, so that a later join may update them (and only them). */
+export const MCS_CRD_OWNER_LABEL = 'app.kubernetes.io/part-of';
+export const MCS_CRD_OWNER_VALUE = 'kubefed-ts';
+
+export type McsCrdStep =
+  | { action: 'create'; name: string; object: KubeObject }
+  | { action: 'update'; name: string; object: KubeObject; changes: string[] }
+  /** Nothing to write; `warning` says why the member may still not be served (else the CRD is fine as it is). */
+  | { action: 'keep'; name: string; reason: string; warning?: string };
+
+/** The desired MCS CRDs as join writes them: with kubefed-ts's owner label. */
+export function labelledMcsCrds(): CrdLike[] {
+  return mcsMemberCrds().map((crd) => {
+    const c = structuredClone(crd) as unknown as CrdLike;
+    c.metadata.labels = { ...c.metadata.labels, [MCS_CRD_OWNER_LABEL]: MCS_CRD_OWNER_VALUE };
+    return c;
+  });
+}
+
+const isOurs = (crd: CrdLike): boolean => crd.metadata.labels?.[MCS_CRD_OWNER_LABEL] === MCS_CRD_OWNER_VALUE;
+
+/**
+ * One CRD: created when missing; kubefed-ts's own older copy is updated in place (never dropping a version it
+ * serves or stores); anyone else's is left alone — fine when it serves the version kubefed-ts stores (the
+ * schemas are mcs-api's), else with a warning that this member cannot be served until it does.
+ */
+export function planMcsCrd(existing: CrdLike | undefined, desired: CrdLike): McsCrdStep {
+  const name = desired.metadata.name ?? '';
+  if (!existing) return { action: 'create', name, object: desired as unknown as KubeObject };
+  const stored = desired.spec.versions.find((v) => v.storage)?.name ?? '';
+  const api = `${desired.spec.group}/${stored}`;
+  if (isOurs(existing)) {
+    const step = planCrdTakeover(existing, desired);
+    switch (step.action) {
+      case 'create':
+      case 'unchanged':
+        return { action: 'keep', name, reason: 'up to date' };
+      case 'replace':
+        return {
+          action: 'update',
+          name,
+          object: replacementCrd(existing, desired) as unknown as KubeObject,
+          changes: step.changes,
+        };
+      case 'refuse':
+        return {
+          action: 'keep',
+          name,
+          reason: `kubefed-ts's copy was changed`,
+          warning: `not updated: ${step.reason}`,
+        };
+    }
+  }
+  const serves = existing.spec.versions.some((v) => v.name === stored && v.served !== false);
+  if (serves) return { action: 'keep', name, reason: `installed by someone else and serves ${api}` };
+  return {
+    action: 'keep',
+    name,
+    reason: 'installed by someone else',
+    warning: `it does not serve ${api}, which kubefed-ts's multi-cluster services need; left alone (config/crds/members has kubefed-ts's)`,
+  };
+}
+
+/** The steps for every MCS CRD, given what the member has (by CRD name). */
+export function planMcsCrds(existing: ReadonlyMap<string, CrdLike>): McsCrdStep[] {
+  return labelledMcsCrds().map((desired) => planMcsCrd(existing.get(desired.metadata.name ?? ''), desired));
+}
