@@ -16,11 +16,22 @@ export type McsCrdStep =
   /** Nothing to write; `warning` says why the member may still not be served (else the CRD is fine as it is). */
   | { action: 'keep'; name: string; reason: string; warning?: string };
 
-/** The desired MCS CRDs as join writes them: with kubefed-ts's owner label. */
+/**
+ * The API server refuses a CRD in a `*.k8s.io` group (about.k8s.io's ClusterProperty) without this
+ * annotation (kubernetes/enhancements#1111). The value is the one sigs.k8s.io/about-api's kustomize patch
+ * (config/crd/patches/annotation_for_clusterproperties.yaml) gives it.
+ */
+export const API_APPROVED_ANNOTATION = 'api-approved.kubernetes.io';
+const ABOUT_API_APPROVAL = 'https://github.com/kubernetes/kubernetes/pull/78458';
+const isProtectedGroup = (group: string) => /(^|\.)(k8s|kubernetes)\.io$/.test(group);
+
+/** The desired MCS CRDs as join writes them: with kubefed-ts's owner label (and the approval a protected group needs). */
 export function labelledMcsCrds(): CrdLike[] {
   return mcsMemberCrds().map((crd) => {
     const c = structuredClone(crd) as unknown as CrdLike;
     c.metadata.labels = { ...c.metadata.labels, [MCS_CRD_OWNER_LABEL]: MCS_CRD_OWNER_VALUE };
+    if (isProtectedGroup(c.spec.group) && !c.metadata.annotations?.[API_APPROVED_ANNOTATION])
+      c.metadata.annotations = { ...c.metadata.annotations, [API_APPROVED_ANNOTATION]: ABOUT_API_APPROVAL };
     return c;
   });
 }

@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import { mcsMemberCrds } from '../../../src/api/crds.ts';
 import type { CrdLike } from '../../../src/kubefedctl/crd-takeover.ts';
 import {
+  API_APPROVED_ANNOTATION,
   labelledMcsCrds,
   MCS_CRD_OWNER_LABEL,
   planMcsCrd,
@@ -35,6 +36,13 @@ describe('join: the member MCS CRDs', () => {
     assert.deepEqual(
       labelledMcsCrds().map((c) => [c.metadata.name, c.metadata.labels?.[MCS_CRD_OWNER_LABEL]]),
       NAMES.map((n) => [n, 'kubefed-ts']),
+    );
+  });
+
+  test("ClusterProperty's protected group (about.k8s.io) carries the API approval the API server requires", () => {
+    assert.deepEqual(
+      labelledMcsCrds().map((c) => c.metadata.annotations?.[API_APPROVED_ANNOTATION]),
+      [undefined, undefined, 'https://github.com/kubernetes/kubernetes/pull/78458'],
     );
   });
 
