@@ -181,10 +181,7 @@ describe('mcs status: the table builder', () => {
       }),
     ]);
     const text = renderMcsStatusText(status);
-    assert.match(
-      text,
-      /^c1\s+c1\s+yes\s+False \(NoService\)\s+-\s+Unknown \(Pending\)\s+-\s+-\s+-$/m,
-    );
+    assert.match(text, /^c1\s+c1\s+yes\s+False \(NoService\)\s+-\s+Unknown \(Pending\)\s+-\s+-\s+-$/m);
     assert.match(text, /^ {2}c1: Valid: Service apps\/db does not exist$/m);
     assert.match(text, /^ {2}c1: Ready: Waiting for a valid export$/m);
     const hl = status.services.find((s) => s.name === 'hl')?.clusters[0];
