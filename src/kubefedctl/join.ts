@@ -316,7 +316,7 @@ async function writeMcsCrds(
   for (const step of steps) {
     const where = `CRD ${step.name} in cluster ${log.cluster}`;
     if (step.action === 'keep') {
-      if (step.warning) log.warn(`${where}: ${step.warning}`);
+      if (step.warning) log.warn(`${where} left as it is (${step.reason}): ${step.warning}`);
       continue;
     }
     if (step.action === 'create') {

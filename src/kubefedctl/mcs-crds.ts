@@ -76,7 +76,7 @@ export function planMcsCrd(existing: CrdLike | undefined, desired: CrdLike): Mcs
     action: 'keep',
     name,
     reason: 'installed by someone else',
-    warning: `it does not serve ${api}, which kubefed-ts's multi-cluster services need; left alone (config/crds/members has kubefed-ts's)`,
+    warning: `it does not serve ${api}, which kubefed-ts's multi-cluster services need, so they cannot serve this member until it does (config/crds/members holds kubefed-ts's CRDs)`,
   };
 }
 

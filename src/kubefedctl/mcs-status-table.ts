@@ -134,28 +134,32 @@ export function buildMcsStatus(
       const slices = m.slices.filter(
         (s) => s.metadata.namespace === svc.namespace && s.metadata.labels?.[LABEL_SERVICE_NAME] === svc.name,
       );
-      const row: McsClusterRow = {
+      const conditions = ex?.status?.conditions;
+      // In the table's order, which JSON and YAML keep.
+      return {
         cluster: m.cluster,
         clusterId: clusterIdOf(m.properties, m.cluster),
+        ...(ex
+          ? {
+              export: {
+                ...optional('valid', summary(conditions, ExportCondition.Valid)),
+                ...optional('conflict', summary(conditions, ExportCondition.Conflict)),
+                ...optional('ready', summary(conditions, ExportCondition.Ready)),
+              },
+            }
+          : {}),
+        ...(im
+          ? {
+              import: {
+                type: im.spec?.type ?? '',
+                ips: im.spec?.ips ?? [],
+                clusters: (im.status?.clusters ?? []).map((c) => c.cluster),
+                ...optional('ready', summary(im.status?.conditions, ImportCondition.Ready)),
+              },
+            }
+          : {}),
         endpoints: endpointsOf(slices),
       };
-      if (ex) {
-        const conditions = ex.status?.conditions;
-        row.export = {
-          ...optional('valid', summary(conditions, ExportCondition.Valid)),
-          ...optional('conflict', summary(conditions, ExportCondition.Conflict)),
-          ...optional('ready', summary(conditions, ExportCondition.Ready)),
-        };
-      }
-      if (im) {
-        row.import = {
-          type: im.spec?.type ?? '',
-          ips: im.spec?.ips ?? [],
-          clusters: (im.status?.clusters ?? []).map((c) => c.cluster),
-          ...optional('ready', summary(im.status?.conditions, ImportCondition.Ready)),
-        };
-      }
-      return row;
     });
   return {
     members: sorted.map((m) =>

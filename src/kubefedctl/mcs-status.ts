@@ -78,7 +78,7 @@ async function readMember(
       return {
         cluster,
         unavailable:
-          'no ServiceExport API (multicluster.x-k8s.io/v1beta1): its MCS CRDs are not installed (kubefedctl join installs them; config/crds/members)',
+          'serves no multicluster.x-k8s.io/v1beta1 ServiceExports: its MCS CRDs are missing or of another version (kubefedctl join installs them; config/crds/members)',
         properties: {},
         exports: [],
         imports: [],
