@@ -268,6 +268,8 @@ export function buildProgram(name = 'kubefedctl'): Command {
     });
     if (o.dryRun) {
       out(`# dry run: these objects would be written (member "${clusterName}" first, then the host)`);
+      if (res.mcsCrdsSkipped && !o.skipMcsCrds)
+        out(`# no multi-cluster services CRDs for the member: ${res.mcsCrdsSkipped}`);
       for (const step of res.mcsCrds)
         if (step.action === 'keep')
           out(

@@ -69,9 +69,11 @@ export interface JoinResult {
   objects: Array<{ cluster: 'member' | 'host'; object: KubeObject }>;
   /**
    * What join does with each multi-cluster services CRD of the member (created and updated ones are also in
-   * `objects`); empty with --skip-mcs-crds or --scoped-rbac.
+   * `objects`); empty with --skip-mcs-crds, or when `mcsCrdsSkipped` says why.
    */
   mcsCrds: McsCrdStep[];
+  /** Why join installs no MCS CRDs into this member although not told to skip them. */
+  mcsCrdsSkipped?: string;
 }
 
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
@@ -104,8 +106,8 @@ export function resolveHostClusterName(
  * created, so a failed join leaves nothing half-created.
  *
  * kubefed-ts also installs the multi-cluster services CRDs into the member (unless --skip-mcs-crds), leaving
- * any it did not install alone (mcs-crds.ts). Not with --scoped-rbac: such a member's credentials reach only
- * the enabled federated types, so the MCS controller does not serve it.
+ * any it did not install alone (mcs-crds.ts). Not with --scoped-rbac (such a member's credentials reach only
+ * the enabled federated types) nor in a namespaced control plane: the MCS controller serves neither.
  */
 export async function join(opts: JoinOptions): Promise<JoinResult> {
   const out = opts.out ?? (() => {});
@@ -150,7 +152,12 @@ export async function join(opts: JoinOptions): Promise<JoinResult> {
     const memberNs = await getOrUndefined(member, CoreTypes.namespaces, ns, undefined, memberWhat);
     const scoped = opts.scopedRbac ? await readScopedRules(host, ns, scope, hostContext) : undefined;
     const memberObjects = memberPlan(ns, sa, scope, scoped);
-    const mcsCrds = opts.skipMcsCrds || scoped ? [] : await readMcsCrdSteps(member, memberWhat);
+    const mcsCrdsSkipped = scoped
+      ? 'a member joined with --scoped-rbac is not served by multi-cluster services'
+      : scope === 'Namespaced'
+        ? 'a namespaced control plane does not serve multi-cluster services'
+        : undefined;
+    const mcsCrds = opts.skipMcsCrds || mcsCrdsSkipped ? [] : await readMcsCrdSteps(member, memberWhat);
     if (opts.errorOnExisting) {
       for (const { type, object } of memberObjects) {
         if (type === CoreTypes.namespaces) continue;
@@ -210,7 +217,8 @@ export async function join(opts: JoinOptions): Promise<JoinResult> {
       { cluster: 'host', object: hostSecret },
       { cluster: 'host', object: kfc },
     ];
-    if (opts.dryRun) return { kubefedCluster: kfc, objects, mcsCrds };
+    const result = { kubefedCluster: kfc, objects, mcsCrds, ...(mcsCrdsSkipped ? { mcsCrdsSkipped } : {}) };
+    if (opts.dryRun) return result;
 
     // --- Writes, with an undo journal -----------------------------------------------------------------
     const undo: Array<() => Promise<unknown>> = [];
@@ -221,6 +229,8 @@ export async function join(opts: JoinOptions): Promise<JoinResult> {
       }
       out(`Created service account ${ns}/${sa} and its RBAC in cluster ${C}`);
       await writeMcsCrds(member, mcsCrds, undo, memberWhat, { out, warn, cluster: C });
+      if (mcsCrdsSkipped && !opts.skipMcsCrds)
+        out(`Not installing the multi-cluster services CRDs in cluster ${C}: ${mcsCrdsSkipped}`);
       const memberSecret = await waitForToken(member, sa, ns, {
         timeoutMs: opts.tokenTimeoutMs ?? 30_000,
         account: `service account ${ns}/${sa} in cluster ${C}`,
@@ -243,7 +253,7 @@ export async function join(opts: JoinOptions): Promise<JoinResult> {
         kfc.metadata = created.metadata;
       }
       out(`Created KubeFedCluster ${ns}/${C} in the host cluster`);
-      return { kubefedCluster: kfc, objects, mcsCrds };
+      return result;
     } catch (e) {
       for (const step of undo.reverse()) await step().catch(() => undefined);
       if (e instanceof CommandError) throw e;
