@@ -22,7 +22,7 @@ import {
 import { type GlobalOptions, hostError, KubeconfigContext } from './context.ts';
 import type { CrdLike } from './crd-takeover.ts';
 import { CommandError } from './errors.ts';
-import { type McsCrdStep, planMcsCrds } from './mcs-crds.ts';
+import { type McsCrdStep, mcsCrdsSkipReason, planMcsCrds } from './mcs-crds.ts';
 import {
   clusterPolicyRules,
   healthCheckPolicyRules,
@@ -152,11 +152,7 @@ export async function join(opts: JoinOptions): Promise<JoinResult> {
     const memberNs = await getOrUndefined(member, CoreTypes.namespaces, ns, undefined, memberWhat);
     const scoped = opts.scopedRbac ? await readScopedRules(host, ns, scope, hostContext) : undefined;
     const memberObjects = memberPlan(ns, sa, scope, scoped);
-    const mcsCrdsSkipped = scoped
-      ? 'a member joined with --scoped-rbac is not served by multi-cluster services'
-      : scope === 'Namespaced'
-        ? 'a namespaced control plane does not serve multi-cluster services'
-        : undefined;
+    const mcsCrdsSkipped = mcsCrdsSkipReason({ scopedRbac: scoped !== undefined, scope });
     const mcsCrds = opts.skipMcsCrds || mcsCrdsSkipped ? [] : await readMcsCrdSteps(member, memberWhat);
     if (opts.errorOnExisting) {
       for (const { type, object } of memberObjects) {

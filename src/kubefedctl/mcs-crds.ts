@@ -80,6 +80,20 @@ export function planMcsCrd(existing: CrdLike | undefined, desired: CrdLike): Mcs
   };
 }
 
+/**
+ * Why a join installs no MCS CRDs although not told to skip them: the MCS controller serves neither a member
+ * joined with --scoped-rbac (its credentials reach only the enabled federated types) nor any member of a
+ * namespaced control plane. undefined: install them.
+ */
+export function mcsCrdsSkipReason(join: {
+  scopedRbac: boolean;
+  scope: 'Cluster' | 'Namespaced';
+}): string | undefined {
+  if (join.scopedRbac) return 'a member joined with --scoped-rbac is not served by multi-cluster services';
+  if (join.scope === 'Namespaced') return 'a namespaced control plane does not serve multi-cluster services';
+  return undefined;
+}
+
 /** The steps for every MCS CRD, given what the member has (by CRD name). */
 export function planMcsCrds(existing: ReadonlyMap<string, CrdLike>): McsCrdStep[] {
   return labelledMcsCrds().map((desired) => planMcsCrd(existing.get(desired.metadata.name ?? ''), desired));

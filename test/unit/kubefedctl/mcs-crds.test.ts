@@ -6,6 +6,7 @@ import {
   API_APPROVED_ANNOTATION,
   labelledMcsCrds,
   MCS_CRD_OWNER_LABEL,
+  mcsCrdsSkipReason,
   planMcsCrd,
   planMcsCrds,
 } from '../../../src/kubefedctl/mcs-crds.ts';
@@ -124,5 +125,11 @@ describe('join: the member MCS CRDs', () => {
       steps.map((s) => s.action),
       ['create', 'create', 'keep'],
     );
+  });
+
+  test('installed for a default join in a cluster-scoped control plane only (the members MCS serves)', () => {
+    assert.equal(mcsCrdsSkipReason({ scopedRbac: false, scope: 'Cluster' }), undefined);
+    assert.match(mcsCrdsSkipReason({ scopedRbac: true, scope: 'Cluster' }) ?? '', /--scoped-rbac/);
+    assert.match(mcsCrdsSkipReason({ scopedRbac: false, scope: 'Namespaced' }) ?? '', /namespaced/);
   });
 });
