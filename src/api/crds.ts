@@ -299,7 +299,7 @@ export function mcsMemberCrds(): CustomResourceDefinition[] {
         printerColumns: [
           { name: 'Type', type: 'string', jsonPath: '.spec.type' },
           { name: 'IP', type: 'string', jsonPath: '.spec.ips' },
-          { name: 'Clusters', type: 'string', jsonPath: '.status.clusters[*].cluster' },
+          { name: 'Clusters', type: 'string', jsonPath: '.status.clusters' },
           { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
         ],
       }),

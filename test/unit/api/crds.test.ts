@@ -557,7 +557,7 @@ describe('MCS member CRDs (config/crds/members)', () => {
     assert.deepEqual(columns(imports), [
       ['Type', 'string', '.spec.type'],
       ['IP', 'string', '.spec.ips'],
-      ['Clusters', 'string', '.status.clusters[*].cluster'],
+      ['Clusters', 'string', '.status.clusters'],
       ['Age', 'date', '.metadata.creationTimestamp'],
     ]);
     assert.deepEqual(columns(exports), [
