@@ -1,0 +1,150 @@
+// The derived Service: a selector-less ClusterIP Service in each consuming member whose cluster IP(s) are the
+// import's clusterset IP(s) there. kube-proxy routes it to the MCS EndpointSlices labelled with its name, and
+// its allocation is what makes the clusterset IP stable for the ServiceImport's life (KEP-1645 "ClusterSetIP").
+
+import { isIPv4, isIPv6 } from 'node:net';
+import { ImportType, LABEL_SERVICE_NAME, type ServicePort } from '../api/mcs/v1beta1/index.ts';
+import { dropUndefined } from '../util/drop-undefined.ts';
+import type { MergedImport, ServiceObject } from './model.ts';
+import { derivedServiceName } from './names.ts';
+
+/**
+ * The name the import's unnamed port gets on the derived Service and on the MCS EndpointSlices. The union of
+ * ports can hold one unnamed port among named ones (KEP-1645 merges by name), which a Service with several
+ * ports may not; kube-proxy pairs Service and slice ports by name, so both sides use this same name.
+ */
+export const UNNAMED_PORT_NAME = 'mcs-unnamed';
+
+type ServiceSpec = NonNullable<ServiceObject['spec']>;
+
+export interface DerivedServiceInput {
+  namespace: string;
+  importName: string;
+  spec: MergedImport['spec'];
+  /** The derived Service as the member has it now (undefined before it is created). */
+  live: ServiceObject | undefined;
+}
+
+/**
+ * The derived Service for one consuming member, undefined for a Headless import (no clusterset IP then).
+ * Ports, session affinity, IP families and internal traffic policy follow the import; the cluster IPs, and
+ * whatever the import leaves to the member (its IP families, defaulted policies), are kept from `live`, since
+ * cluster IPs are immutable and a write that drops the others would fight the member's defaulting.
+ */
+export function derivedService(input: DerivedServiceInput): ServiceObject | undefined {
+  const { spec, live } = input;
+  if (spec.type === ImportType.Headless) return undefined;
+  const liveSpec: ServiceSpec = live?.spec ?? {};
+  const families = spec.ipFamilies && spec.ipFamilies.length > 0 ? [...spec.ipFamilies] : undefined;
+
+  const sessionAffinity = spec.sessionAffinity ?? stringOr(liveSpec.sessionAffinity);
+  const sessionAffinityConfig =
+    sessionAffinity !== 'ClientIP'
+      ? undefined
+      : spec.sessionAffinity !== undefined
+        ? spec.sessionAffinityConfig && structuredClone(spec.sessionAffinityConfig)
+        : liveSpec.sessionAffinityConfig && structuredClone(liveSpec.sessionAffinityConfig);
+
+  const out: ServiceSpec = dropUndefined({
+    type: 'ClusterIP',
+    ports: spec.ports.map(servicePort),
+    sessionAffinity,
+    sessionAffinityConfig,
+    ipFamilies: families ?? stringList(liveSpec.ipFamilies),
+    ipFamilyPolicy: ipFamilyPolicy(families),
+    internalTrafficPolicy: spec.internalTrafficPolicy ?? stringOr(liveSpec.internalTrafficPolicy),
+    ...keptClusterIps(liveSpec, families),
+  });
+  return {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: {
+      name: derivedServiceName(input.importName),
+      namespace: input.namespace,
+      labels: { [LABEL_SERVICE_NAME]: input.importName },
+    },
+    spec: out,
+  };
+}
+
+/** The clusterset IPs: the derived Service's cluster IPs in the import's ipFamilies order (all of them, at
+ * most two, when the import names no families); [] for Headless and while none is allocated. */
+export function importIps(spec: MergedImport['spec'], derived: ServiceObject | undefined): string[] {
+  if (spec.type === ImportType.Headless) return [];
+  const allocated = allocatedIps(derived);
+  const families = spec.ipFamilies ?? [];
+  if (families.length === 0) return allocated.slice(0, 2);
+  const ips: string[] = [];
+  for (const family of families) {
+    const ip = allocated.find((a) => familyOf(a) === family);
+    if (ip !== undefined && !ips.includes(ip)) ips.push(ip);
+  }
+  return ips;
+}
+
+/** The families the import asks for that the derived Service did not get (ServiceImport Ready=False
+ * `IPFamilyNotSupported`); [] when it got them all, or while nothing is allocated yet. */
+export function missingFamilies(spec: MergedImport['spec'], derived: ServiceObject | undefined): string[] {
+  if (spec.type === ImportType.Headless) return [];
+  const allocated = allocatedIps(derived);
+  if (allocated.length === 0) return [];
+  const got = new Set<string | undefined>(allocated.map(familyOf));
+  return (spec.ipFamilies ?? []).filter((family) => !got.has(family));
+}
+
+function servicePort(port: ServicePort): NonNullable<ServiceSpec['ports']>[number] {
+  return dropUndefined({
+    name: port.name ? port.name : UNNAMED_PORT_NAME,
+    protocol: port.protocol ?? 'TCP',
+    appProtocol: port.appProtocol,
+    port: port.port,
+    // Without a selector the target port is never used (the slices carry the endpoints' ports); the API
+    // server would default it to `port` anyway.
+    targetPort: port.port,
+  });
+}
+
+/** RequireDualStack for two families, SingleStack for one; PreferDualStack lets the member choose. */
+function ipFamilyPolicy(families: readonly string[] | undefined): string {
+  if (families === undefined) return 'PreferDualStack';
+  return families.length > 1 ? 'RequireDualStack' : 'SingleStack';
+}
+
+/**
+ * The live cluster IPs, which are immutable: the primary always, the secondary only while the import still
+ * asks for two families (dropping to one family must drop the secondary too, or the API server refuses).
+ */
+function keptClusterIps(
+  live: ServiceSpec,
+  families: readonly string[] | undefined,
+): Pick<ServiceSpec, 'clusterIP' | 'clusterIPs'> {
+  const clusterIP = typeof live.clusterIP === 'string' && live.clusterIP !== '' ? live.clusterIP : undefined;
+  const liveIps = stringList(live.clusterIPs);
+  if (clusterIP === undefined && liveIps === undefined) return {};
+  const keep = families === undefined ? 2 : families.length;
+  const clusterIPs = liveIps?.slice(0, Math.max(1, keep));
+  return dropUndefined({ clusterIP: clusterIP ?? clusterIPs?.[0], clusterIPs });
+}
+
+function allocatedIps(derived: ServiceObject | undefined): string[] {
+  const spec = derived?.spec;
+  if (spec === undefined) return [];
+  const ips = stringList(spec.clusterIPs) ?? (typeof spec.clusterIP === 'string' ? [spec.clusterIP] : []);
+  return ips.filter((ip) => familyOf(ip) !== undefined);
+}
+
+function familyOf(ip: string): 'IPv4' | 'IPv6' | undefined {
+  if (isIPv4(ip)) return 'IPv4';
+  if (isIPv6(ip)) return 'IPv6';
+  return undefined;
+}
+
+function stringOr(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+function stringList(value: unknown): string[] | undefined {
+  return Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'string')
+    ? [...value]
+    : undefined;
+}
