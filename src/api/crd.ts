@@ -72,7 +72,7 @@ export interface CrdOptions {
 export interface CustomResourceDefinition {
   apiVersion: 'apiextensions.k8s.io/v1';
   kind: 'CustomResourceDefinition';
-  metadata: { name: string };
+  metadata: { name: string; annotations?: Record<string, string> };
   spec: {
     group: string;
     names: {

@@ -305,21 +305,34 @@ export function mcsMemberCrds(): CustomResourceDefinition[] {
       }),
       mcs.ALPHA_VERSION,
     ),
-    buildCrd({
-      group: about.GROUP,
-      version: about.VERSION,
-      kind: about.CLUSTER_PROPERTY_KIND,
-      plural: about.CLUSTER_PROPERTY_PLURAL,
-      singular: about.CLUSTER_PROPERTY_SINGULAR,
-      scope: 'Cluster',
-      schema: about.ClusterPropertySchema,
-      statusSubresource: false,
-      printerColumns: [
-        { name: 'value', type: 'string', jsonPath: '.spec.value' },
-        { name: 'age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
-      ],
-    }),
+    approved(
+      buildCrd({
+        group: about.GROUP,
+        version: about.VERSION,
+        kind: about.CLUSTER_PROPERTY_KIND,
+        plural: about.CLUSTER_PROPERTY_PLURAL,
+        singular: about.CLUSTER_PROPERTY_SINGULAR,
+        scope: 'Cluster',
+        schema: about.ClusterPropertySchema,
+        statusSubresource: false,
+        printerColumns: [
+          { name: 'value', type: 'string', jsonPath: '.spec.value' },
+          { name: 'age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+        ],
+      }),
+      // sigs.k8s.io/about-api config/crd/patches/annotation_for_clusterproperties.yaml
+      'https://github.com/kubernetes/kubernetes/pull/78458',
+    ),
   ];
+}
+
+/**
+ * A CRD in a `*.k8s.io` group is refused by the API server without this annotation (kubernetes/enhancements
+ * KEP-1111 "protected API groups"); the value names the approval, as the upstream project's CRD gives it.
+ */
+function approved(crd: CustomResourceDefinition, approval: string): CustomResourceDefinition {
+  crd.metadata.annotations = { ...crd.metadata.annotations, 'api-approved.kubernetes.io': approval };
+  return crd;
 }
 
 /** The CRD also serves an older version with the same schema, not stored (mcs-api's v1alpha1). */

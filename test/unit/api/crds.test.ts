@@ -5,13 +5,21 @@ import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import type { CustomResourceDefinition, JsonSchemaProps } from '../../../src/api/crd.ts';
-import { CRD_DIR, GENERATED_HEADER, renderCrds } from '../../../src/install/manifests.ts';
+import { CRD_DIR, GENERATED_HEADER, MEMBER_CRD_DIR, renderCrds } from '../../../src/install/manifests.ts';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const rendered = renderCrds();
 
-function crdFromDisk(file: string): CustomResourceDefinition {
-  return parse(readFileSync(join(root, CRD_DIR, file), 'utf8')) as CustomResourceDefinition;
+function crdFromDisk(file: string, dir: string = CRD_DIR): CustomResourceDefinition {
+  return parse(readFileSync(join(root, dir, file), 'utf8')) as CustomResourceDefinition;
+}
+
+/** The generated files of one CRD directory (config/crds holds config/crds/members, the member CRDs). */
+function generatedFilesIn(dir: string): string[] {
+  return readdirSync(join(root, dir), { withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => `${dir}/${entry.name}`)
+    .filter((rel) => readFileSync(join(root, rel), 'utf8').startsWith(GENERATED_HEADER));
 }
 
 describe('generated CRD files', () => {
@@ -29,9 +37,7 @@ describe('generated CRD files', () => {
   });
 
   test('config/crds holds no generated file that is no longer produced', () => {
-    const onDisk = readdirSync(join(root, CRD_DIR))
-      .map((name) => `${CRD_DIR}/${name}`)
-      .filter((rel) => readFileSync(join(root, rel), 'utf8').startsWith(GENERATED_HEADER));
+    const onDisk = [...generatedFilesIn(CRD_DIR), ...generatedFilesIn(MEMBER_CRD_DIR)];
     assert.deepEqual(onDisk.sort(), [...rendered.keys()].sort());
   });
 
@@ -42,11 +48,18 @@ describe('generated CRD files', () => {
       assert.equal(crd.apiVersion, 'apiextensions.k8s.io/v1');
       assert.equal(crd.kind, 'CustomResourceDefinition');
       assert.equal(crd.metadata.name, `${crd.spec.names.plural}.${crd.spec.group}`);
-      assert.equal(rel, `config/crds/${crd.spec.group}_${crd.spec.names.plural}.yaml`);
-      assert.equal(crd.spec.versions.length, 1);
-      const [v] = crd.spec.versions;
-      assert.equal(v?.served, true);
-      assert.equal(v?.storage, true);
+      const dir =
+        crd.spec.group === 'multicluster.x-k8s.io' || crd.spec.group === 'about.k8s.io'
+          ? MEMBER_CRD_DIR
+          : CRD_DIR;
+      assert.equal(rel, `${dir}/${crd.spec.group}_${crd.spec.names.plural}.yaml`);
+      // One version, except mcs-api's, which also serve v1alpha1 (not stored).
+      assert.equal(crd.spec.versions.length, crd.spec.group === 'multicluster.x-k8s.io' ? 2 : 1, rel);
+      assert.ok(
+        crd.spec.versions.every((v) => v.served),
+        rel,
+      );
+      assert.equal(crd.spec.versions.filter((v) => v.storage).length, 1, rel);
     }
   });
 });
@@ -239,13 +252,15 @@ describe('schemas are structural', () => {
   for (const [rel, yaml] of rendered) {
     test(rel, () => {
       const crd = parse(yaml) as CustomResourceDefinition;
-      const schema = crd.spec.versions[0]!.schema.openAPIV3Schema;
-      assert.deepEqual(structuralProblems(schema, ''), []);
-      assert.equal(schema.type, 'object');
-      // The API server allows nothing but `type: object` for metadata at the root.
-      assert.deepEqual(schema.properties!['metadata'], { type: 'object' });
-      assert.deepEqual(schema.properties!['apiVersion'], { type: 'string' });
-      assert.deepEqual(schema.properties!['kind'], { type: 'string' });
+      for (const v of crd.spec.versions) {
+        const schema = v.schema.openAPIV3Schema;
+        assert.deepEqual(structuralProblems(schema, ''), [], v.name);
+        assert.equal(schema.type, 'object');
+        // The API server allows nothing but `type: object` for metadata at the root.
+        assert.deepEqual(schema.properties!['metadata'], { type: 'object' });
+        assert.deepEqual(schema.properties!['apiVersion'], { type: 'string' });
+        assert.deepEqual(schema.properties!['kind'], { type: 'string' });
+      }
     });
   }
 });
@@ -475,5 +490,170 @@ describe('OCM Placement, PlacementDecision and AppliedManifestWork CRDs', () => 
     assert.deepEqual(fields(res), ['group', 'name', 'namespace', 'resource', 'uid', 'version']);
     assert.deepEqual([...(res.required ?? [])].sort(), ['name', 'resource', 'version']);
     assert.equal(nodeAt(root, 'status.evictionStartTime').format, 'date-time');
+  });
+});
+
+// sigs.k8s.io/mcs-api config/crd (v0.5.2) and sigs.k8s.io/about-api config/crd: names, versions, fields.
+describe('MCS member CRDs (config/crds/members)', () => {
+  const exports = crdFromDisk('multicluster.x-k8s.io_serviceexports.yaml', MEMBER_CRD_DIR);
+  const imports = crdFromDisk('multicluster.x-k8s.io_serviceimports.yaml', MEMBER_CRD_DIR);
+  const property = crdFromDisk('about.k8s.io_clusterproperties.yaml', MEMBER_CRD_DIR);
+
+  test('mcsMemberCrds() are the three files, in config/crds/members only', async () => {
+    const { mcsMemberCrds } = await import('../../../src/api/crds.ts');
+    assert.deepEqual(
+      mcsMemberCrds().map((c) => c.metadata.name),
+      [
+        'serviceexports.multicluster.x-k8s.io',
+        'serviceimports.multicluster.x-k8s.io',
+        'clusterproperties.about.k8s.io',
+      ],
+    );
+    for (const rel of rendered.keys()) {
+      if (rel.startsWith(`${CRD_DIR}/multicluster.x-k8s.io_`) || rel.startsWith(`${CRD_DIR}/about.k8s.io_`)) {
+        assert.fail(`${rel}: a member CRD among the host's`);
+      }
+    }
+  });
+
+  test('ServiceExport and ServiceImport: names and short names as mcs-api, namespaced', () => {
+    assert.deepEqual(exports.spec.names, {
+      kind: 'ServiceExport',
+      listKind: 'ServiceExportList',
+      plural: 'serviceexports',
+      singular: 'serviceexport',
+      shortNames: ['svcex', 'svcexport'],
+    });
+    assert.deepEqual(imports.spec.names, {
+      kind: 'ServiceImport',
+      listKind: 'ServiceImportList',
+      plural: 'serviceimports',
+      singular: 'serviceimport',
+      shortNames: ['svcim', 'svcimport'],
+    });
+    for (const crd of [exports, imports]) assert.equal(crd.spec.scope, 'Namespaced');
+  });
+
+  test('both serve v1alpha1 and v1beta1 with one schema, store v1beta1, each with a status subresource', () => {
+    for (const crd of [exports, imports]) {
+      assert.deepEqual(
+        crd.spec.versions.map((v) => [v.name, v.served, v.storage]),
+        [
+          ['v1alpha1', true, false],
+          ['v1beta1', true, true],
+        ],
+        crd.metadata.name,
+      );
+      const [alpha, beta] = crd.spec.versions;
+      assert.deepEqual(alpha!.schema, beta!.schema);
+      assert.deepEqual(alpha!.additionalPrinterColumns, beta!.additionalPrinterColumns);
+      for (const v of crd.spec.versions) assert.deepEqual(v.subresources, { status: {} });
+    }
+  });
+
+  test('printer columns: upstream Type, IP, Age on imports (plus Clusters); Valid, Conflict, Ready, Age on exports', () => {
+    const columns = (crd: CustomResourceDefinition) =>
+      crd.spec.versions[1]!.additionalPrinterColumns?.map((c) => [c.name, c.type, c.jsonPath]);
+    assert.deepEqual(columns(imports), [
+      ['Type', 'string', '.spec.type'],
+      ['IP', 'string', '.spec.ips'],
+      ['Clusters', 'string', '.status.clusters[*].cluster'],
+      ['Age', 'date', '.metadata.creationTimestamp'],
+    ]);
+    assert.deepEqual(columns(exports), [
+      ['Valid', 'string', ".status.conditions[?(@.type=='Valid')].status"],
+      ['Conflict', 'string', ".status.conditions[?(@.type=='Conflict')].status"],
+      ['Ready', 'string', ".status.conditions[?(@.type=='Ready')].status"],
+      ['Age', 'date', '.metadata.creationTimestamp'],
+    ]);
+  });
+
+  test('ServiceExport fields: spec.exportedLabels/Annotations string maps, status.conditions a map on type', () => {
+    const root = exports.spec.versions[1]!.schema.openAPIV3Schema;
+    assert.equal(root.required, undefined);
+    assert.deepEqual(fields(nodeAt(root, 'spec')), ['exportedAnnotations', 'exportedLabels']);
+    for (const f of ['exportedAnnotations', 'exportedLabels']) {
+      assert.deepEqual(nodeAt(root, `spec.${f}`).additionalProperties, { type: 'string' });
+    }
+    const conditions = nodeAt(root, 'status.conditions');
+    assert.equal(conditions['x-kubernetes-list-type'], 'map');
+    assert.deepEqual(conditions['x-kubernetes-list-map-keys'], ['type']);
+    const condition = nodeAt(conditions, '[*]');
+    assert.deepEqual(fields(condition), [
+      'lastTransitionTime',
+      'message',
+      'observedGeneration',
+      'reason',
+      'status',
+      'type',
+    ]);
+    assert.deepEqual([...(condition.required ?? [])].sort(), [
+      'lastTransitionTime',
+      'message',
+      'reason',
+      'status',
+      'type',
+    ]);
+  });
+
+  test('ServiceImport fields: spec requires ports and type, ips and ipFamilies at most 2, status clusters keyed', () => {
+    const root = imports.spec.versions[1]!.schema.openAPIV3Schema;
+    const spec = nodeAt(root, 'spec');
+    assert.deepEqual(fields(spec), [
+      'internalTrafficPolicy',
+      'ipFamilies',
+      'ips',
+      'ports',
+      'sessionAffinity',
+      'sessionAffinityConfig',
+      'trafficDistribution',
+      'type',
+    ]);
+    assert.deepEqual([...(spec.required ?? [])].sort(), ['ports', 'type']);
+    assert.deepEqual(nodeAt(spec, 'type').enum, ['ClusterSetIP', 'Headless']);
+    assert.equal(nodeAt(spec, 'ips').maxItems, 2);
+    assert.equal(nodeAt(spec, 'ipFamilies').maxItems, 2);
+    assert.equal(nodeAt(spec, 'ports')['x-kubernetes-list-type'], 'atomic');
+    const port = nodeAt(spec, 'ports.[*]');
+    assert.deepEqual(fields(port), ['appProtocol', 'name', 'port', 'protocol']);
+    assert.deepEqual(port.required, ['port']);
+    assert.equal(nodeAt(port, 'port').format, 'int32');
+    assert.equal(nodeAt(spec, 'sessionAffinityConfig.clientIP.timeoutSeconds').type, 'integer');
+    const status = nodeAt(root, 'status');
+    assert.deepEqual(fields(status), ['clusters', 'conditions', 'endpointSliceObjects']);
+    assert.deepEqual(nodeAt(status, 'endpointSliceObjects').enum, ['Present', 'Absent']);
+    const clusters = nodeAt(status, 'clusters');
+    assert.equal(clusters['x-kubernetes-list-type'], 'map');
+    assert.deepEqual(clusters['x-kubernetes-list-map-keys'], ['cluster']);
+    assert.deepEqual(nodeAt(clusters, '[*]').required, ['cluster']);
+    assert.deepEqual(nodeAt(status, 'conditions')['x-kubernetes-list-map-keys'], ['type']);
+  });
+
+  test('ClusterProperty: cluster-scoped about.k8s.io/v1alpha1, spec.value required (1..128Ki), no status', () => {
+    assert.deepEqual(property.spec.names, {
+      kind: 'ClusterProperty',
+      listKind: 'ClusterPropertyList',
+      plural: 'clusterproperties',
+      singular: 'clusterproperty',
+    });
+    assert.equal(property.spec.scope, 'Cluster');
+    assert.deepEqual(
+      property.spec.versions.map((v) => [v.name, v.served, v.storage]),
+      [['v1alpha1', true, true]],
+    );
+    const v = property.spec.versions[0]!;
+    assert.equal(v.subresources, undefined);
+    assert.deepEqual(
+      v.additionalPrinterColumns?.map((c) => [c.name, c.type, c.jsonPath]),
+      [
+        ['value', 'string', '.spec.value'],
+        ['age', 'date', '.metadata.creationTimestamp'],
+      ],
+    );
+    const root = v.schema.openAPIV3Schema;
+    assert.deepEqual(root.required, ['spec']);
+    const value = nodeAt(root, 'spec.value');
+    assert.deepEqual([value.type, value.minLength, value.maxLength], ['string', 1, 128 * 1024]);
+    assert.deepEqual(nodeAt(root, 'spec').required, ['value']);
   });
 });

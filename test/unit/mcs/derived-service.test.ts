@@ -35,6 +35,7 @@ describe('derivedService', () => {
         trafficDistribution: 'PreferClose',
       }),
     );
+    assert.equal(svc?.spec?.selector, undefined, 'no selector: the MCS slices are its endpoints');
     assert.deepEqual(svc, {
       apiVersion: 'v1',
       kind: 'Service',
@@ -56,7 +57,6 @@ describe('derivedService', () => {
         internalTrafficPolicy: 'Local',
       },
     });
-    assert.equal(svc?.spec?.selector, undefined);
   });
 
   test('Headless imports get no derived Service', () => {
