@@ -115,7 +115,8 @@ describe('MCS DNS: clusterset.local from a real BIND fed by ExternalDNS in each 
     }
   }
 
-  test('dns-version.clusterset.local TXT "1.0.0" in every member', async () => {
+  // specification.md §2.2: every implementation publishes the schema version, exported services or not.
+  test('dns-version.clusterset.local TXT "1.0.0" in every member, before any export', async () => {
     for (const m of MEMBERS) {
       await expectDns(m, 'the schema version', (p) => queryTxt(p, `dns-version.${ZONE}`), ['1.0.0']);
     }
@@ -152,8 +153,16 @@ describe('MCS DNS: clusterset.local from a real BIND fed by ExternalDNS in each 
         assert.deepEqual(await queryA(port(name), `${id}.${fqdn}`), [], `${name}: no ${id}.${fqdn}`);
       }
     }
+    // While a service is exported the schema record is there too.
+    for (const m of MEMBERS) {
+      await expectDns(m, 'the schema version', (p) => queryTxt(p, `dns-version.${ZONE}`), ['1.0.0']);
+    }
     await deleteAndWait(c1, ServiceExportType, ns);
     for (const m of MEMBERS) {
+      for (const portName of ['tcp', 'udp']) {
+        const srv = `_${portName}._${portName}.${fqdn}`;
+        await expectDns(m, `no SRV ${srv} after unexport`, (p) => querySrv(p, srv), []);
+      }
       await expectDns(m, `NXDOMAIN for ${fqdn} after unexport`, (p) => queryRcode(p, fqdn, 'A'), 'NXDOMAIN');
     }
   });
@@ -224,6 +233,8 @@ describe('MCS DNS: clusterset.local from a real BIND fed by ExternalDNS in each 
       WAIT_MS,
     );
     for (const name of MEMBERS) {
+      const srv = `_http._tcp.${fqdn}`;
+      await expectDns(name, `no SRV ${srv} without ready endpoints`, (p) => querySrv(p, srv), []);
       await expectDns(
         name,
         `NXDOMAIN for ${fqdn} without ready endpoints`,
