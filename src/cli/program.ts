@@ -19,6 +19,7 @@ import { federate, validateFederateArgs } from '../kubefedctl/federate.ts';
 import { join } from '../kubefedctl/join.ts';
 import { DEFAULT_AGENT_LEASE_SECONDS, JOIN_MODES, type JoinMode, joinPull } from '../kubefedctl/join-pull.ts';
 import { DEFAULT_LOCAL_DIR, DEFAULT_SAMPLE, localDown, localUp } from '../kubefedctl/local-up.ts';
+import { mcsStatus, parseMcsStatusOutput } from '../kubefedctl/mcs-status.ts';
 import { migrateFromKubeFed } from '../kubefedctl/migrate-from-kubefed.ts';
 import { type OrphaningAction, orphaningDeletion } from '../kubefedctl/orphaning-deletion.ts';
 import {
@@ -55,6 +56,7 @@ interface JoinFlags extends GlobalFlags {
   secretName?: string;
   errorOnExisting: boolean;
   scopedRbac: boolean;
+  skipMcsCrds: boolean;
   provider?: string;
   mode: JoinMode;
   apiEndpoint?: string;
@@ -209,6 +211,11 @@ export function buildProgram(name = 'kubefedctl'): Command {
       '--provider <name>',
       "cloud provider of the cluster (KubeFedCluster spec.provider), matched by policies' fieldSelector",
     )
+    .option(
+      '--skip-mcs-crds',
+      'push: do not install the multi-cluster services CRDs (ServiceExport, ServiceImport, ClusterProperty) into the member; existing ones are never replaced unless kubefed-ts installed them (docs/mcs.md)',
+      false,
+    )
     .addOption(
       new Option(
         '--mode <mode>',
@@ -250,15 +257,24 @@ export function buildProgram(name = 'kubefedctl'): Command {
       secretName: o.secretName,
       errorOnExisting: o.errorOnExisting,
       scopedRbac: o.scopedRbac,
+      skipMcsCrds: o.skipMcsCrds,
       provider: o.provider,
       kubeconfig: o.kubeconfig,
       hostClusterContext: o.hostClusterContext,
       kubefedNamespace: o.kubefedNamespace,
       dryRun: o.dryRun,
       out,
+      warn,
     });
     if (o.dryRun) {
       out(`# dry run: these objects would be written (member "${clusterName}" first, then the host)`);
+      if (res.mcsCrdsSkipped && !o.skipMcsCrds)
+        out(`# no multi-cluster services CRDs for the member: ${res.mcsCrdsSkipped}`);
+      for (const step of res.mcsCrds)
+        if (step.action === 'keep')
+          out(
+            `# member CRD ${step.name} left as it is: ${step.reason}${step.warning ? `; ${step.warning}` : ''}`,
+          );
       for (const { cluster, object } of res.objects) out(`---\n# ${cluster}\n${toYaml(object)}`);
     } else {
       out(`Cluster "${clusterName}" joined.`);
@@ -871,6 +887,44 @@ export function buildProgram(name = 'kubefedctl'): Command {
     );
   });
 
+  // Multi-cluster services (docs/mcs.md): what each member says about each exported service.
+  const mcsCmd = new Command('mcs').description(
+    'Multi-cluster services (KEP-1645 ServiceExport / ServiceImport) across the member clusters',
+  );
+  const mcsStatusCmd = new Command('status')
+    .description(
+      'Show, per exported service, what every member cluster has: its cluster id, its ServiceExport and conditions (Valid, Conflict, Ready), its ServiceImport (type, IPs) and the ready endpoints of each source cluster in its MCS EndpointSlices',
+    )
+    .usage('[SERVICE] [-n NAMESPACE | -A] [-o table|json|yaml]')
+    .argument('[service]', 'only the service of this name')
+    .option(
+      '-n, --namespace <namespace>',
+      'namespace of the services (default: the host context namespace, else default)',
+    )
+    .option('-A, --all-namespaces', 'services in every namespace', false)
+    .option('-o, --output <format>', 'table, json or yaml', 'table');
+  withGlobalFlags(mcsStatusCmd);
+  for (const flag of mcsStatusCmd.options) if (flag.long === '--dry-run') flag.hideHelp();
+  mcsStatusCmd.action(
+    async (
+      service: string | undefined,
+      o: GlobalFlags & { namespace?: string; allNamespaces: boolean; output?: string },
+    ) => {
+      const output = parseMcsStatusOutput(o.output);
+      await withHostAndNamespace(o, async (host, contextNamespace) => {
+        await mcsStatus({
+          host,
+          kubefedNamespace: o.kubefedNamespace,
+          namespace: o.allNamespaces ? undefined : (o.namespace ?? contextNamespace),
+          service,
+          output,
+          out,
+        });
+      });
+    },
+  );
+  mcsCmd.addCommand(mcsStatusCmd);
+
   const versionCmd = new Command('version').description('Print the version').action(() => {
     out(`kubefedctl version: ${VERSION} (kubefed-ts, KubeFed v0.10 compatible)`);
   });
@@ -889,6 +943,7 @@ export function buildProgram(name = 'kubefedctl'): Command {
     .addCommand(cordonCmds[0] as Command)
     .addCommand(cordonCmds[1] as Command)
     .addCommand(taintCmd)
+    .addCommand(mcsCmd)
     .addCommand(migrateCmd)
     .addCommand(localUpCmd)
     .addCommand(localDownCmd)

@@ -1,10 +1,13 @@
-import { ApiError, errorMessage, KubeClient } from '../kube/client/index.ts';
+import type { KubeFedCluster } from '../api/core/v1beta1/index.ts';
+import { ApiError, CoreTypes, errorMessage, KubeClient, type KubeObject } from '../kube/client/index.ts';
 import {
   loadKubeconfig,
   type MergedKubeconfig,
   type RestConfig,
   restConfigForContext,
 } from '../kube/kubeconfig/index.ts';
+import type { ClusterClients } from '../members/cluster-clients.ts';
+import type { ClusterSecret } from '../members/cluster-config.ts';
 import { CommandError } from './errors.ts';
 
 /** Flags shared by the cluster-registration commands, as in KubeFed's kubefedctl. */
@@ -52,4 +55,22 @@ export class KubeconfigContext {
 export function hostError(e: unknown, hostContext: string): CommandError {
   if (e instanceof ApiError) return new CommandError(`host cluster (context "${hostContext}"): ${e.message}`);
   return new CommandError(`cannot reach the host cluster (context "${hostContext}"): ${errorMessage(e)}`);
+}
+
+/**
+ * A client for a member as the controller manager reaches it: from its KubeFedCluster and the Secret with its
+ * token in the KubeFed namespace (live commands: plan --live, mcs status).
+ */
+export async function memberClient(
+  host: KubeClient,
+  clients: ClusterClients,
+  cluster: KubeObject & KubeFedCluster,
+  kubefedNamespace: string,
+): Promise<KubeClient> {
+  const secret = await host.get<KubeObject & ClusterSecret>(
+    CoreTypes.secrets,
+    cluster.spec?.secretRef?.name ?? '',
+    kubefedNamespace,
+  );
+  return clients.clientFor(cluster, secret);
 }

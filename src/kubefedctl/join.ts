@@ -7,6 +7,7 @@ import {
   KubeFedClusterType,
   KubeFedConfigType,
 } from '../api/core/v1beta1/index.ts';
+import { mcsMemberCrds } from '../api/crds.ts';
 import { KUBEFED_CONFIG_NAME } from '../config/index.ts';
 import {
   ApiError,
@@ -19,7 +20,9 @@ import {
   type ResourceType,
 } from '../kube/client/index.ts';
 import { type GlobalOptions, hostError, KubeconfigContext } from './context.ts';
+import type { CrdLike } from './crd-takeover.ts';
 import { CommandError } from './errors.ts';
+import { type McsCrdStep, mcsCrdsSkipReason, planMcsCrds } from './mcs-crds.ts';
 import {
   clusterPolicyRules,
   healthCheckPolicyRules,
@@ -49,15 +52,28 @@ export interface JoinOptions extends GlobalOptions {
   scopedRbac?: boolean;
   /** KubeFedCluster spec.provider (a kubefed-ts addition), matched by Karmada-style policies' fieldSelector. */
   provider?: string;
+  /**
+   * Do not install the multi-cluster services CRDs (ServiceExport, ServiceImport, ClusterProperty) into the
+   * member; see mcs-crds.ts and docs/mcs.md.
+   */
+  skipMcsCrds?: boolean;
   /** How long to wait for the member's token controller to fill the token Secret. */
   tokenTimeoutMs?: number;
   out?: (line: string) => void;
+  warn?: (line: string) => void;
 }
 
 export interface JoinResult {
   kubefedCluster: KubeObject;
   /** Every object join writes, member side first; with --dry-run nothing was written. */
   objects: Array<{ cluster: 'member' | 'host'; object: KubeObject }>;
+  /**
+   * What join does with each multi-cluster services CRD of the member (created and updated ones are also in
+   * `objects`); empty with --skip-mcs-crds, or when `mcsCrdsSkipped` says why.
+   */
+  mcsCrds: McsCrdStep[];
+  /** Why join installs no MCS CRDs into this member although not told to skip them. */
+  mcsCrdsSkipped?: string;
 }
 
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
@@ -88,9 +104,14 @@ export function resolveHostClusterName(
  * Unlike KubeFed, every check (host control plane present, both clusters reachable, existing objects under
  * --error-on-existing) runs before the first write, and a failure after that rolls back what this run
  * created, so a failed join leaves nothing half-created.
+ *
+ * kubefed-ts also installs the multi-cluster services CRDs into the member (unless --skip-mcs-crds), leaving
+ * any it did not install alone (mcs-crds.ts). Not with --scoped-rbac (such a member's credentials reach only
+ * the enabled federated types) nor in a namespaced control plane: the MCS controller serves neither.
  */
 export async function join(opts: JoinOptions): Promise<JoinResult> {
   const out = opts.out ?? (() => {});
+  const warn = opts.warn ?? out;
   const C = opts.clusterName;
   if (!DNS1123_SUBDOMAIN.test(C) || C.length > 253) {
     throw new CommandError(`invalid cluster name "${C}": must be a lowercase RFC 1123 subdomain`);
@@ -131,6 +152,8 @@ export async function join(opts: JoinOptions): Promise<JoinResult> {
     const memberNs = await getOrUndefined(member, CoreTypes.namespaces, ns, undefined, memberWhat);
     const scoped = opts.scopedRbac ? await readScopedRules(host, ns, scope, hostContext) : undefined;
     const memberObjects = memberPlan(ns, sa, scope, scoped);
+    const mcsCrdsSkipped = mcsCrdsSkipReason({ scopedRbac: scoped !== undefined, scope });
+    const mcsCrds = opts.skipMcsCrds || mcsCrdsSkipped ? [] : await readMcsCrdSteps(member, memberWhat);
     if (opts.errorOnExisting) {
       for (const { type, object } of memberObjects) {
         if (type === CoreTypes.namespaces) continue;
@@ -184,10 +207,14 @@ export async function join(opts: JoinOptions): Promise<JoinResult> {
       ...memberObjects
         .filter((o) => o.type !== CoreTypes.namespaces || !memberNs)
         .map((o) => ({ cluster: 'member' as const, object: o.object })),
+      ...mcsCrds.flatMap((step) =>
+        step.action === 'keep' ? [] : [{ cluster: 'member' as const, object: step.object }],
+      ),
       { cluster: 'host', object: hostSecret },
       { cluster: 'host', object: kfc },
     ];
-    if (opts.dryRun) return { kubefedCluster: kfc, objects };
+    const result = { kubefedCluster: kfc, objects, mcsCrds, ...(mcsCrdsSkipped ? { mcsCrdsSkipped } : {}) };
+    if (opts.dryRun) return result;
 
     // --- Writes, with an undo journal -----------------------------------------------------------------
     const undo: Array<() => Promise<unknown>> = [];
@@ -197,6 +224,9 @@ export async function join(opts: JoinOptions): Promise<JoinResult> {
         await ensure(member, type, object, opts.errorOnExisting, undo, memberWhat);
       }
       out(`Created service account ${ns}/${sa} and its RBAC in cluster ${C}`);
+      await writeMcsCrds(member, mcsCrds, undo, memberWhat, { out, warn, cluster: C });
+      if (mcsCrdsSkipped && !opts.skipMcsCrds)
+        out(`Not installing the multi-cluster services CRDs in cluster ${C}: ${mcsCrdsSkipped}`);
       const memberSecret = await waitForToken(member, sa, ns, {
         timeoutMs: opts.tokenTimeoutMs ?? 30_000,
         account: `service account ${ns}/${sa} in cluster ${C}`,
@@ -219,7 +249,7 @@ export async function join(opts: JoinOptions): Promise<JoinResult> {
         kfc.metadata = created.metadata;
       }
       out(`Created KubeFedCluster ${ns}/${C} in the host cluster`);
-      return { kubefedCluster: kfc, objects };
+      return result;
     } catch (e) {
       for (const step of undo.reverse()) await step().catch(() => undefined);
       if (e instanceof CommandError) throw e;
@@ -265,6 +295,49 @@ async function getOrUndefined<T extends KubeObject>(
     if (isNotFound(e)) return undefined;
     if (e instanceof ApiError) throw new CommandError(`${what}: ${e.message}`);
     throw new CommandError(`cannot reach ${what}: ${errorMessage(e)}`);
+  }
+}
+
+/** Reads the member's MCS CRDs (read-only, in the preflight) and decides what to do with each. */
+async function readMcsCrdSteps(member: KubeClient, memberWhat: string): Promise<McsCrdStep[]> {
+  const existing = new Map<string, CrdLike>();
+  for (const { metadata } of mcsMemberCrds()) {
+    const found = await getOrUndefined(member, CoreTypes.crds, metadata.name, undefined, memberWhat);
+    if (found) existing.set(metadata.name, found as unknown as CrdLike);
+  }
+  return planMcsCrds(existing);
+}
+
+/**
+ * Creates or updates the member's MCS CRDs as planned; a created one is undone with the rest of the run. One
+ * that appeared since the preflight (another installer) is left as it is.
+ */
+async function writeMcsCrds(
+  member: KubeClient,
+  steps: readonly McsCrdStep[],
+  undo: Array<() => Promise<unknown>>,
+  what: string,
+  log: { out: (line: string) => void; warn: (line: string) => void; cluster: string },
+): Promise<void> {
+  for (const step of steps) {
+    const where = `CRD ${step.name} in cluster ${log.cluster}`;
+    if (step.action === 'keep') {
+      if (step.warning) log.warn(`${where} left as it is (${step.reason}): ${step.warning}`);
+      continue;
+    }
+    if (step.action === 'create') {
+      if ((await createOrFind(member, CoreTypes.crds, step.object, false, undo, what)) === 'created')
+        log.out(`Installed ${where}`);
+      continue;
+    }
+    try {
+      await member.update(CoreTypes.crds, step.object);
+    } catch (e) {
+      throw e instanceof ApiError
+        ? new CommandError(`${what}: updating CustomResourceDefinition ${step.name}: ${e.message}`)
+        : e;
+    }
+    log.out(`Updated ${where} (${step.changes.join(', ')})`);
   }
 }
 

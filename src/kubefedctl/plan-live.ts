@@ -19,7 +19,6 @@ import {
   type KubeObject,
 } from '../kube/client/index.ts';
 import { ClusterClients } from '../members/cluster-clients.ts';
-import type { ClusterSecret } from '../members/cluster-config.ts';
 import { type Placement, selectedClusterNames } from '../propagation/placement.ts';
 import { analysePods } from '../scheduling/pod-analysis.ts';
 import { bindingName } from '../sources/policy/binding-name.ts';
@@ -28,7 +27,7 @@ import { BindingTypes } from '../sources/policy/bindings.ts';
 import { estimateAvailableReplicas } from '../sources/policy/capacity.ts';
 import { policyClusterOf } from '../sources/policy/clusters.ts';
 import { replicaRequirementsOf } from '../sources/policy/replica-requirements.ts';
-import { hostError } from './context.ts';
+import { hostError, memberClient } from './context.ts';
 import { CommandError } from './errors.ts';
 import type { PlanSource } from './plan.ts';
 import { bindingPlanState, type PolicyPlanFiles, type PolicyPlanState } from './plan-policy.ts';
@@ -196,19 +195,4 @@ export async function livePolicyState(opts: {
     available,
     ...(binding ? bindingPlanState(binding) : {}),
   };
-}
-
-/** A client for the member, from its KubeFedCluster and the Secret with its token. */
-async function memberClient(
-  host: KubeClient,
-  clients: ClusterClients,
-  cluster: Cluster,
-  kubefedNamespace: string,
-): Promise<ReturnType<ClusterClients['clientFor']>> {
-  const secret = await host.get<KubeObject & ClusterSecret>(
-    CoreTypes.secrets,
-    cluster.spec?.secretRef?.name ?? '',
-    kubefedNamespace,
-  );
-  return clients.clientFor(cluster, secret);
 }

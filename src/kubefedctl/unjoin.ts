@@ -33,7 +33,8 @@ export interface UnjoinResult {
  * kubefedctl unjoin (KubeFed pkg/kubefedctl/unjoin.go, UnjoinCluster): removes what join created — RBAC,
  * service account and its token Secret and the KubeFed namespace in the member (unless that namespace is the
  * host's own), then the host Secret and the KubeFedCluster. NotFound counts as done everywhere; propagated
- * workloads stay.
+ * workloads stay. The multi-cluster services CRDs join installed stay too: deleting a CRD deletes every
+ * object of it, and the member's users may hold ServiceExports there (docs/mcs.md).
  */
 export async function unjoin(opts: UnjoinOptions): Promise<UnjoinResult> {
   const out = opts.out ?? (() => {});
