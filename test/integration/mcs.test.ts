@@ -748,4 +748,22 @@ describe('Multi-Cluster Services (KEP-1645) on kwok members: conformance specs 1
     assert.equal(back.length, 2);
     await awaitExportCondition(c2, ns, 'Valid', 'True');
   });
+
+  test('spec 16: unexporting from every source removes the MCS slices and the imports everywhere', async () => {
+    const ns = 'mcs-eps';
+    for (const m of [c1, c2]) await deleteAndWait(m, ServiceExportType, ns);
+    for (const m of [c1, c2, c3]) {
+      await awaitNoImport(m, ns, 'after the last export went');
+      await eventually(
+        `${m.name}: no MCS slices left`,
+        () => mcsSlices(m, ns),
+        (s) => s.length === 0,
+      );
+      assert.equal(
+        await getOrUndefined(m, Services, 'derived-hello', ns),
+        undefined,
+        `${m.name}: derived Service gone`,
+      );
+    }
+  });
 });
