@@ -18,6 +18,12 @@ export interface ControllerSet {
    * only); idle (one namespaced informer per cluster) while no ManifestWorks exist.
    */
   manifestWorkPush: true;
+  /**
+   * SIG-Multicluster's Multi-Cluster Services (src/sources/mcs): always, a kubefed-ts addition no KubeFed gate
+   * governs (main.ts runs it in a cluster-scoped control plane only); idle (one ServiceExport watch per member)
+   * while no member exports a service.
+   */
+  mcs: true;
   /** Why a controller that KubeFed would run does not, for the start-up log; empty when none. */
   notStarted: string[];
 }
@@ -54,6 +60,7 @@ export function controllerSet(gates: Readonly<Record<FeatureGate, boolean>>): Co
     scheduling: push && gates.SchedulerPreferences,
     dns: push,
     manifestWorkPush: true,
+    mcs: true,
     notStarted,
   };
 }

@@ -24,6 +24,7 @@ import { Manager, signalsHandler } from '../runtime/manager.ts';
 import { FederatedTypeConfigController } from '../sources/federated/type-config-controller.ts';
 import { ManifestWorkPushController } from '../sources/manifestwork/push-controller.ts';
 import { manifestWorkHubControllers } from '../sources/manifestwork/replicaset/hub-controllers.ts';
+import { McsController } from '../sources/mcs/controller.ts';
 import { PolicySource } from '../sources/policy/policy-source.ts';
 import { Backoff, sleep } from '../util/backoff.ts';
 import { VERSION } from '../version.ts';
@@ -61,6 +62,8 @@ interface Options {
   nativeResources: boolean;
   resourceEvictionRate: number;
   gracefulEvictionTimeout: string;
+  clustersetName: string;
+  mcsEndpointLease: string;
   v: number;
 }
 
@@ -138,6 +141,18 @@ function buildCommand(): Command {
       "how long a graceful eviction waits at most (Karmada's)",
       '10m',
     )
+    .option(
+      '--clusterset-name <name>',
+      "the clusterset's name, written as each member's clusterset.k8s.io ClusterProperty where it has none " +
+        '(Multi-Cluster Services)',
+      'kubefed-ts',
+    )
+    .option(
+      '--mcs-endpoint-lease <duration>',
+      'how long a member that is not ready keeps its exported services and endpoints in the clusterset ' +
+        '(Multi-Cluster Services)',
+      '60s',
+    )
     .addOption(new Option('-v, --v <level>', 'log verbosity (0 info, 1+ debug)').default(0).argParser(Number))
     .version(`kubefed-ts ${VERSION}`, '--version') as unknown as Command;
 }
@@ -187,6 +202,12 @@ async function run(o: Options, log: Logger): Promise<number> {
     gracefulEvictionTimeoutSeconds = parseDuration(o.gracefulEvictionTimeout) / 1_000;
   } catch (e) {
     throw new FatalConfigError(`--graceful-eviction-timeout: ${errorMessage(e)}`);
+  }
+  let mcsEndpointLeaseMs: number;
+  try {
+    mcsEndpointLeaseMs = parseDuration(o.mcsEndpointLease);
+  } catch (e) {
+    throw new FatalConfigError(`--mcs-endpoint-lease: ${errorMessage(e)}`);
   }
   if (!namespace) throw new FatalConfigError('--kubefed-namespace is required when not running in a pod');
   const host = new KubeClient(hostRestConfig(o), {
@@ -277,8 +298,11 @@ async function run(o: Options, log: Logger): Promise<number> {
   // OCM's ManifestWorks pushed to Push-mode members by agents run here (docs/manifestwork.md). Each cluster's
   // hub namespace is its own, outside the KubeFed namespace: only a cluster-scoped control plane may use them.
   const manifestWorkPush = controllers.manifestWorkPush && config.scope === 'Cluster';
-  // Propagation and the ManifestWork push agents share the members.
-  if (controllers.federatedTypeConfig || manifestWorkPush) manager.add(members);
+  // SIG-Multicluster's ServiceExports/ServiceImports (docs/mcs.md): they live in the members' namespaces,
+  // all of them, so only a cluster-scoped control plane runs them.
+  const mcs = controllers.mcs && config.scope === 'Cluster';
+  // Propagation, the ManifestWork push agents and MCS share the members.
+  if (controllers.federatedTypeConfig || manifestWorkPush || mcs) manager.add(members);
   if (controllers.federatedTypeConfig) manager.add(ftcController);
   // Native resources placed by Karmada's policies, on the same members and engine. A namespaced control plane
   // has no cluster-wide templates to place, so it serves only Federated<Kind> (docs/native-resources.md).
@@ -311,6 +335,16 @@ async function run(o: Options, log: Logger): Promise<number> {
     manager.add(new IngressDnsController(dns));
   }
   if (manifestWorkPush) manager.add(new ManifestWorkPushController({ host, members, logger: log }));
+  if (mcs) {
+    manager.add(
+      new McsController({
+        members,
+        clusterSetName: o.clustersetName,
+        endpointLeaseMs: mcsEndpointLeaseMs,
+        logger: log,
+      }),
+    );
+  }
   manager.addReadyCheck(
     'caches',
     () =>

@@ -11,9 +11,8 @@ export interface PolicyRule {
   verbs: string[];
 }
 
-/** Marks a KubeFedCluster joined with `--scoped-rbac`; its value is the mode. */
-export const MEMBER_RBAC_ANNOTATION = 'kubefed-ts.io/member-rbac';
-export const SCOPED_RBAC_MODE = 'scoped';
+// The annotation is read by the controller manager too (no push agent, no MCS there): it lives with the type.
+export { MEMBER_RBAC_ANNOTATION, SCOPED_RBAC_MODE } from '../api/core/v1beta1/index.ts';
 /** The member service account (`C-H`) a scoped join created, so later updates need not guess the host name. */
 export const MEMBER_SERVICE_ACCOUNT_ANNOTATION = 'kubefed-ts.io/member-service-account';
 

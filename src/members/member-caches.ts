@@ -1,3 +1,4 @@
+import { isScopedRbac } from '../api/core/v1beta1/index.ts';
 import {
   ApiError,
   errorMessage,
@@ -31,6 +32,12 @@ export interface MemberCacheSpec {
   /** Watch one namespace only (namespaced control plane); all namespaces otherwise. */
   namespace?: string;
   labelSelector?: string;
+  /**
+   * Leave out members joined with `--scoped-rbac`: their credentials grant only the enabled federated types,
+   * so a type the controller manager adds of its own (the MCS types) would only meet 403s there. Such a
+   * member reads as not serving the type.
+   */
+  fullAccessOnly?: boolean;
 }
 
 export interface MemberCacheHandlers {
@@ -116,7 +123,7 @@ export class MemberCaches {
 
   /** Opens a reader on the cache of `spec`, sharing the informers of any reader of the same spec. */
   open(spec: MemberCacheSpec, handlers: MemberCacheHandlers = {}): MemberCache {
-    const key = informerSpecKey(spec);
+    const key = `${informerSpecKey(spec)}|${spec.fullAccessOnly ? 'full-access' : ''}`;
     let shared = this.#shared.get(key);
     if (!shared) {
       shared = new SharedCache(spec, this.#registry, this.#log);
@@ -227,6 +234,12 @@ class SharedCache {
   }
 
   state(cluster: string): MemberCacheState {
+    if (this.#excluded(cluster)) {
+      return {
+        kind: 'typeNotServed',
+        message: `the cluster was joined with --scoped-rbac: its credentials grant no ${resourceTypeName(this.#spec.type)}`,
+      };
+    }
     const clientError = this.#clientErrors.get(cluster);
     if (clientError !== undefined) return { kind: 'clientError', message: clientError };
     const informer = this.#informers.get(cluster);
@@ -258,13 +271,17 @@ class SharedCache {
     this.#informers.get(cluster)?.assume(obj, previousResourceVersion);
   }
 
+  #excluded(cluster: string): boolean {
+    return this.#spec.fullAccessOnly === true && isScopedRbac(this.#registry.get(cluster));
+  }
+
   #restart(name: string, ready: boolean): void {
     const old = this.#informers.get(name);
     this.#informers.delete(name);
     this.#clientErrors.delete(name);
     if (old) void old.stop();
     if (old?.hasSynced()) this.#lastSeen.set(name, old.store);
-    if (!ready || this.#registry.isPull(name)) return;
+    if (!ready || this.#registry.isPull(name) || this.#excluded(name)) return;
     let client: ReturnType<ClusterRegistry['clientFor']>;
     try {
       client = this.#registry.clientFor(name);

@@ -12,6 +12,11 @@ export interface ApiServerOptions {
   dir: string;
   etcdUrl: string;
   port?: number;
+  /**
+   * `--service-cluster-ip-range`; 10.0.0.0/24 by default. Dual-stack as `<v4 cidr>,<v6 cidr>` (the IPv6
+   * range at most 20 host bits, e.g. /108, or the apiserver refuses to start).
+   */
+  serviceClusterIpRange?: string;
 }
 
 /**
@@ -28,6 +33,7 @@ export class ApiServer {
   readonly saKeyFile: string;
   readonly certFile: string;
   readonly #etcdUrl: string;
+  readonly #serviceClusterIpRange: string;
   #proc: ManagedProcess | undefined;
   #caData: Buffer | undefined;
 
@@ -37,6 +43,7 @@ export class ApiServer {
     this.port = opts.port;
     this.server = `https://127.0.0.1:${opts.port}`;
     this.#etcdUrl = opts.etcdUrl;
+    this.#serviceClusterIpRange = opts.serviceClusterIpRange ?? '10.0.0.0/24';
     mkdirSync(join(opts.dir, 'certs'), { recursive: true });
     this.saKeyFile = join(opts.dir, 'sa.key');
     this.certFile = join(opts.dir, 'certs', 'apiserver.crt');
@@ -110,7 +117,7 @@ export class ApiServer {
         `--service-account-issuer=${this.server}`,
         `--service-account-key-file=${join(d, 'sa.pub')}`,
         `--service-account-signing-key-file=${this.saKeyFile}`,
-        '--service-cluster-ip-range=10.0.0.0/24',
+        `--service-cluster-ip-range=${this.#serviceClusterIpRange}`,
         '--authorization-mode=Node,RBAC',
         '--disable-admission-plugins=ServiceAccount',
         // The default reconciler would try to publish 127.0.0.1 as an endpoint, which is not allowed.

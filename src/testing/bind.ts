@@ -17,6 +17,12 @@ export interface BindOptions {
   port?: number;
   /** TSIG key name; ExternalDNS's tutorial's by default. */
   keyName?: string;
+  /**
+   * The zone's NS name. By default `ns.<zone>` with an A record 127.0.0.1 in the zone; a name outside the
+   * zone (e.g. `ns.invalid`) leaves the zone without any A record of its own, for an ExternalDNS that owns
+   * every record (`--registry=noop --policy=sync`), which would otherwise try to delete that one.
+   */
+  nameServer?: string;
 }
 
 export interface BindServer {
@@ -97,12 +103,18 @@ zone ${q(zone)} {
     { mode: 0o600 },
   );
   // A short negative TTL (SOA minimum) so that a caching client would forget a deleted name quickly.
+  const ns = opts.nameServer?.replace(/\.$/, '');
   writeFileSync(
     zoneFile,
-    `$TTL 60
+    ns === undefined
+      ? `$TTL 60
 @   IN SOA ns.${zone}. hostmaster.${zone}. ( 1 60 60 600 5 )
 @   IN NS  ns.${zone}.
 ns  IN A   127.0.0.1
+`
+      : `$TTL 60
+@   IN SOA ${ns}. hostmaster.${zone}. ( 1 60 60 600 5 )
+@   IN NS  ${ns}.
 `,
   );
 

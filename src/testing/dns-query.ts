@@ -58,3 +58,39 @@ export async function querySoaSerial(
 ): Promise<number> {
   return (await resolverFor(port, opts.timeoutMs ?? 1000).resolveSoa(zone)).serial;
 }
+
+/** The IPv6 addresses for name, sorted; [] on NXDOMAIN or NODATA. */
+export function queryAaaa(port: number, name: string, opts: { timeoutMs?: number } = {}): Promise<string[]> {
+  return query(port, name, (r, n) => r.resolve6(n), opts.timeoutMs ?? 1000);
+}
+
+/** The SRV records for name as `<priority> <weight> <port> <target>` strings, sorted; [] on NXDOMAIN or NODATA. */
+export function querySrv(port: number, name: string, opts: { timeoutMs?: number } = {}): Promise<string[]> {
+  return query(
+    port,
+    name,
+    async (r, n) => (await r.resolveSrv(n)).map((s) => `${s.priority} ${s.weight} ${s.port} ${s.name}`),
+    opts.timeoutMs ?? 1000,
+  );
+}
+
+/**
+ * What the server answers for name and type: `NXDOMAIN` (c-ares ENOTFOUND: the name does not exist),
+ * `NODATA` (the name exists, without records of that type) or `ok`. The spec tells NXDOMAIN apart.
+ */
+export async function queryRcode(
+  port: number,
+  name: string,
+  rrtype: 'A' | 'AAAA' | 'SRV' | 'TXT',
+  opts: { timeoutMs?: number } = {},
+): Promise<'NXDOMAIN' | 'NODATA' | 'ok'> {
+  try {
+    await resolverFor(port, opts.timeoutMs ?? 1000).resolve(name, rrtype);
+    return 'ok';
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOTFOUND') return 'NXDOMAIN';
+    if (code === 'ENODATA') return 'NODATA';
+    throw e;
+  }
+}

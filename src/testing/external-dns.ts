@@ -30,6 +30,13 @@ export interface ExternalDnsOptions {
   logLevel?: 'debug' | 'info' | 'warning' | 'error';
   /** Wait for the first successful sync before returning (default true). */
   waitForSync?: boolean;
+  /**
+   * `--registry`: `txt` (default) records ownership in TXT records; `noop` records none, so the zone holds
+   * only the sources' records (TXT records of its own, e.g. a version record, stay unambiguous).
+   */
+  registry?: 'txt' | 'noop';
+  /** `--managed-record-types`, once per type; ExternalDNS's default (A, AAAA, CNAME) when absent. */
+  managedRecordTypes?: string[];
   extraArgs?: string[];
 }
 
@@ -85,8 +92,9 @@ export async function startExternalDns(opts: ExternalDnsOptions): Promise<Extern
     `--domain-filter=${bind.zone}`,
     // v0.22 has no default policy any more (v0.20's was sync).
     '--policy=sync',
-    '--registry=txt',
+    `--registry=${opts.registry ?? 'txt'}`,
     `--txt-owner-id=${opts.ownerId}`,
+    ...(opts.managedRecordTypes ?? []).map((t) => `--managed-record-types=${t}`),
     `--interval=${opts.intervalSeconds ?? 2}s`,
     '--events',
     // Events are rate-limited to one sync per 5 s by default; tests want changes seen quickly.

@@ -14,10 +14,17 @@ export interface FederationOptions {
   members?: string[] | number;
   hostName?: string;
   /**
-   * Run the scheduler, the full controller-manager and kwok in the members, with fake nodes, so that
-   * Deployments really become available. Without it members get only the controllers `join` needs.
+   * Run the scheduler, the full controller-manager and kwok in the members (all, or the named ones), with
+   * fake nodes, so that Deployments really become available. Without it members get only the controllers
+   * `join` needs.
    */
-  workloads?: boolean;
+  workloads?: boolean | readonly string[];
+  /**
+   * The members' `--service-cluster-ip-range` (the host keeps the default), e.g. dual-stack
+   * `10.0.0.0/24,fd00:10:96::/108`; give the fake nodes `podCIDRs` of both families too, so kwok's pods
+   * get an address of each.
+   */
+  memberServiceClusterIpRange?: string;
   /**
    * What the host runs besides its apiserver. Default `none` (tests that need no more start faster);
    * `tokens`: the controllers a real host cluster has for what kubefed-ts relies on (namespace deletion,
@@ -132,8 +139,20 @@ export async function startFederation(opts: FederationOptions = {}): Promise<Fed
   try {
     etcd = await startEtcd(join(dir, 'etcd'));
     for (const name of [hostName, ...memberNames]) {
-      const api = await ApiServer.create({ name, dir: join(dir, name), etcdUrl: etcd.url });
-      const workloads = name === hostName ? opts.hostControllers === 'workloads' : Boolean(opts.workloads);
+      const isHost = name === hostName;
+      const api = await ApiServer.create({
+        name,
+        dir: join(dir, name),
+        etcdUrl: etcd.url,
+        ...(!isHost && opts.memberServiceClusterIpRange
+          ? { serviceClusterIpRange: opts.memberServiceClusterIpRange }
+          : {}),
+      });
+      const workloads = isHost
+        ? opts.hostControllers === 'workloads'
+        : typeof opts.workloads === 'object'
+          ? opts.workloads.includes(name)
+          : Boolean(opts.workloads);
       clusters.push(new TestCluster(name, api, workloads));
     }
     const hostControllers: ClusterControllers =
@@ -189,6 +208,8 @@ export interface FakeNode {
   labels?: Record<string, string>;
   /** status.allocatable and capacity; default cpu 32, memory 256Gi, pods 110. */
   allocatable?: Record<string, string>;
+  /** spec.podCIDRs, where kwok takes pod IPs from (one per family: dual-stack pods); kwok's --cidr by default. */
+  podCIDRs?: string[];
 }
 
 /** Nodes that kwok manages: Ready, with capacity, and the labels a test asks for (zones, regions). */
@@ -203,6 +224,7 @@ export async function createFakeNodes(cluster: TestCluster, nodes: readonly Fake
         annotations: { 'kwok.x-k8s.io/node': 'fake', 'node.alpha.kubernetes.io/ttl': '0' },
         labels: { 'kubernetes.io/hostname': n.name, 'kubernetes.io/os': 'linux', type: 'kwok', ...n.labels },
       },
+      ...(n.podCIDRs ? { spec: { podCIDR: n.podCIDRs[0], podCIDRs: n.podCIDRs } } : {}),
       status: {
         allocatable: { ...(n.allocatable ?? DEFAULT_NODE_ALLOCATABLE) },
         capacity: { ...(n.allocatable ?? DEFAULT_NODE_ALLOCATABLE) },

@@ -10,6 +10,7 @@ import {
 } from '../../src/testing/controller-manager-process.ts';
 import type { Federation } from '../../src/testing/federation.ts';
 import { waitFor } from '../../src/testing/ports.ts';
+import { parsePrometheusText } from '../../src/testing/prometheus.ts';
 import { kubefedctl, NS, prepareHost, waitForCluster } from './helpers.ts';
 
 export const FED_GROUP = 'types.kubefed.io';
@@ -196,4 +197,51 @@ export async function enableType(
       ),
     (o) => o.status?.propagationController === 'Running',
   );
+}
+
+/**
+ * The apiserver's writes (POST, PUT, PATCH, DELETE, APPLY) per resource or resource/subresource, from its
+ * /metrics (apiserver_request_total): what any client wrote, so compare only resources no one else touches.
+ */
+export async function apiserverWrites(c: KubeClient): Promise<Map<string, number>> {
+  const res = await c.requestRaw('GET', '/metrics');
+  assert.equal(res.statusCode, 200, res.body.slice(0, 200));
+  const out = new Map<string, number>();
+  for (const s of parsePrometheusText(res.body)) {
+    if (s.name !== 'apiserver_request_total') continue;
+    if (!['POST', 'PUT', 'PATCH', 'DELETE', 'APPLY'].includes(s.labels['verb'] ?? '')) continue;
+    const key = `${s.labels['resource']}${s.labels['subresource'] ? `/${s.labels['subresource']}` : ''}`;
+    out.set(key, (out.get(key) ?? 0) + s.value);
+  }
+  return out;
+}
+
+/** The non-zero differences of `resources` between two apiserverWrites snapshots. */
+export function writesBetween(
+  before: Map<string, number>,
+  after: Map<string, number>,
+  resources: readonly string[],
+): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const r of resources) {
+    const d = (after.get(r) ?? 0) - (before.get(r) ?? 0);
+    if (d !== 0) out[r] = d;
+  }
+  return out;
+}
+
+/** Checks `check` on `read` every 500 ms for `forMs`: a state that must hold throughout, not just once. */
+export async function consistently<V>(
+  what: string,
+  read: () => Promise<V>,
+  check: (v: V) => boolean,
+  forMs = 5000,
+): Promise<void> {
+  const end = Date.now() + forMs;
+  for (;;) {
+    const v = await read();
+    assert.ok(check(v), `${what}: ${JSON.stringify(v)?.slice(0, 2000)}`);
+    if (Date.now() >= end) return;
+    await new Promise((r) => setTimeout(r, 500));
+  }
 }

@@ -3,7 +3,7 @@
 // starts when its cluster is ready and stops when the cluster is removed, not ready, or turned to Pull (its
 // own kubefed-agent then pulls). The hub namespace named after the cluster is created when missing.
 
-import { syncModeOf } from '../../api/core/v1beta1/index.ts';
+import { isScopedRbac, syncModeOf } from '../../api/core/v1beta1/index.ts';
 import { WorkAgent } from '../../engine/agent/work-agent.ts';
 import {
   CoreTypes,
@@ -12,7 +12,6 @@ import {
   isNotFound,
   type KubeClient,
 } from '../../kube/client/index.ts';
-import { MEMBER_RBAC_ANNOTATION, SCOPED_RBAC_MODE } from '../../kubefedctl/scoped-rbac.ts';
 import type { Members } from '../../members/members.ts';
 import { Controller } from '../../runtime/controller.ts';
 import type { Logger } from '../../runtime/logger.ts';
@@ -39,7 +38,7 @@ export function wantsPushAgent(
     | undefined,
   ready: boolean,
 ): boolean {
-  if (cluster?.metadata?.annotations?.[MEMBER_RBAC_ANNOTATION] === SCOPED_RBAC_MODE) return false;
+  if (isScopedRbac(cluster)) return false;
   return cluster !== undefined && ready && syncModeOf(cluster) === 'Push';
 }
 

@@ -21,6 +21,7 @@ test('all gates on (the defaults): every controller', () => {
     scheduling: true,
     dns: true,
     manifestWorkPush: true,
+    mcs: true,
     notStarted: [],
   });
 });
@@ -44,6 +45,8 @@ test('PushReconciler off: only cluster health, whatever the other gates say, and
       assert.equal(s.dns, false);
       // ManifestWork push agents are no propagation of KubeFed's: no KubeFed gate stops them.
       assert.equal(s.manifestWorkPush, true);
+      // Nor MCS: it is no KubeFed controller either.
+      assert.equal(s.mcs, true);
       assert.match(s.notStarted[0] ?? '', /^PushReconciler is Disabled: .*nothing is propagated/);
       // The RSP line only when the user asked for scheduling.
       assert.equal(s.notStarted.length, rsp ? 2 : 1);

@@ -200,3 +200,17 @@ export type KubeFedCluster = Static<typeof KubeFedClusterSchema>;
 export function isClusterReady(conditions: readonly ClusterCondition[] | undefined): boolean {
   return (conditions ?? []).some((c) => c.type === ClusterConditionType.Ready && c.status === 'True');
 }
+
+/** Marks a KubeFedCluster joined with `kubefedctl join --scoped-rbac`; its value is the mode. */
+export const MEMBER_RBAC_ANNOTATION = 'kubefed-ts.io/member-rbac';
+export const SCOPED_RBAC_MODE = 'scoped';
+
+/**
+ * The cluster was joined with `--scoped-rbac`: its member credentials grant only the enabled federated types,
+ * nothing the controller manager adds of its own (AppliedManifestWorks, the MCS types).
+ */
+export function isScopedRbac(
+  cluster: { metadata?: { annotations?: Record<string, string> } } | undefined,
+): boolean {
+  return cluster?.metadata?.annotations?.[MEMBER_RBAC_ANNOTATION] === SCOPED_RBAC_MODE;
+}

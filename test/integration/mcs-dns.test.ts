@@ -1,0 +1,250 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { parse } from 'yaml';
+import { ServiceExportType } from '../../src/api/mcs/v1beta1/index.ts';
+import { CoreTypes, type KubeClient, type KubeObject } from '../../src/kube/client/index.ts';
+import { externalDnsCrdFile } from '../../src/testing/binaries.ts';
+import { type BindServer, startBind } from '../../src/testing/bind.ts';
+import type { ControllerManagerProcess } from '../../src/testing/controller-manager-process.ts';
+import { queryA, queryAaaa, queryRcode, querySrv, queryTxt } from '../../src/testing/dns-query.ts';
+import { type ExternalDns, startExternalDns } from '../../src/testing/external-dns.ts';
+import { type Federation, startFederation } from '../../src/testing/federation.ts';
+import { establishCrd, eventually } from './federation-helpers.ts';
+import {
+  awaitImport,
+  condition,
+  createNamespace,
+  DUAL_STACK_SERVICE_RANGE,
+  deleteAndWait,
+  dualStackNodes,
+  helloExport,
+  helloService,
+  type PodObject,
+  readyPodIps,
+  Services,
+  StatefulSets,
+  startMcs,
+} from './mcs-fixtures.ts';
+
+/*
+ * Issue 17's DNS path end to end: the MCS controller writes DNSEndpoints into each consuming member, that
+ * member's own ExternalDNS (CRD source, rfc2136, no TXT registry) publishes them into that member's BIND,
+ * authoritative for clusterset.local, and the answers are read from BIND as a client's resolver would get
+ * them (KEP-1645 specification.md §2). cluster1 runs pods and exports; cluster2 only consumes.
+ */
+
+const ZONE = 'clusterset.local';
+const MEMBERS = ['cluster1', 'cluster2'];
+const WAIT_MS = 60_000;
+
+interface MemberDns {
+  bind: BindServer;
+  externalDns: ExternalDns;
+}
+
+describe('MCS DNS: clusterset.local from a real BIND fed by ExternalDNS in each member', () => {
+  let fed: Federation;
+  let cm: ControllerManagerProcess;
+  let c1: KubeClient;
+  let c2: KubeClient;
+  const dns: Record<string, MemberDns> = {};
+  const binds: BindServer[] = [];
+
+  before(async () => {
+    fed = await startFederation({
+      members: MEMBERS,
+      workloads: ['cluster1'],
+      hostControllers: 'tokens',
+      memberServiceClusterIpRange: DUAL_STACK_SERVICE_RANGE,
+      nodes: (c) => dualStackNodes(c, Number(c.replace('cluster', ''))),
+    });
+    const dnsEndpointCrd = parse(readFileSync(externalDnsCrdFile(), 'utf8')) as {
+      metadata: { name: string };
+    };
+    for (const m of fed.members) await establishCrd(m.client(), dnsEndpointCrd);
+    ({ cm } = await startMcs(fed, { preinstall: MEMBERS }));
+    [c1, c2] = MEMBERS.map((n) => fed.cluster(n).client()) as [KubeClient, KubeClient];
+    for (const name of MEMBERS) {
+      // The NS outside the zone: ExternalDNS owns every A record here (noop registry) and would delete ns's.
+      const bind = await startBind({
+        dir: join(fed.dir, `bind-${name}`),
+        zone: ZONE,
+        nameServer: 'ns.invalid',
+      });
+      binds.push(bind);
+      const externalDns = await startExternalDns({
+        kubeconfig: fed.kubeconfigPath,
+        context: name,
+        bind,
+        apiVersion: 'externaldns.k8s.io/v1alpha1',
+        kind: 'DNSEndpoint',
+        ownerId: `mcs-${name}`,
+        registry: 'noop',
+        managedRecordTypes: ['A', 'AAAA', 'SRV', 'TXT'],
+        logFile: join(fed.dir, `external-dns-${name}.log`),
+      });
+      dns[name] = { bind, externalDns };
+    }
+  });
+  after(async () => {
+    for (const d of Object.values(dns)) await d.externalDns.stop();
+    for (const b of binds) await b.stop();
+    await cm?.process.stop();
+    await fed?.stop();
+  });
+
+  const port = (member: string) => (dns[member] as MemberDns).bind.port;
+
+  /** Polls a member's BIND until `read` answers `want`; the zone and ExternalDNS's log explain a timeout. */
+  async function expectDns<V>(member: string, what: string, read: (port: number) => Promise<V>, want: V) {
+    const d = dns[member] as MemberDns;
+    let last: V | undefined;
+    try {
+      await eventually(
+        `${member}: ${what}`,
+        async () => (last = await read(d.bind.port)),
+        (v) => JSON.stringify(v) === JSON.stringify(want),
+        WAIT_MS,
+      );
+    } catch (e) {
+      throw new Error(
+        `${(e as Error).message}\nwant ${JSON.stringify(want)}, last ${JSON.stringify(last)}\nzone:\n${await d.bind.axfr()}\nexternal-dns:\n${d.externalDns.process.tail(10)}`,
+      );
+    }
+  }
+
+  // specification.md §2.2: every implementation publishes the schema version, exported services or not.
+  test('dns-version.clusterset.local TXT "1.0.0" in every member, before any export', async () => {
+    for (const m of MEMBERS) {
+      await expectDns(m, 'the schema version', (p) => queryTxt(p, `dns-version.${ZONE}`), ['1.0.0']);
+    }
+  });
+
+  test('ClusterSetIP: A and AAAA are the member’s ServiceImport ips, SRV per named port, no per-cluster names', async () => {
+    const ns = 'mcs-dns';
+    for (const m of [c1, c2]) await createNamespace(m, ns);
+    await c1.create(Services, helloService(ns));
+    await c1.create(ServiceExportType, helloExport(ns));
+    const fqdn = `hello.${ns}.svc.${ZONE}`;
+    for (const [name, m] of [
+      ['cluster1', c1],
+      ['cluster2', c2],
+    ] as const) {
+      const i = await awaitImport(m, ns, 'with both ips', (x) => (x.spec?.ips?.length ?? 0) === 2);
+      const [v4, v6] = i.spec?.ips ?? [];
+      await expectDns(name, `A ${fqdn}`, (p) => queryA(p, fqdn), [v4]);
+      await expectDns(name, `AAAA ${fqdn}`, (p) => queryAaaa(p, fqdn), [v6]);
+      for (const [portName, proto] of [
+        ['tcp', 'tcp'],
+        ['udp', 'udp'],
+      ]) {
+        const srv = `_${portName}._${proto}.${fqdn}`;
+        await expectDns(
+          name,
+          `SRV ${srv}`,
+          async (p) => (await querySrv(p, srv)).map((r) => r.split(' ').slice(2).join(' ')),
+          [`42 ${fqdn}`],
+        );
+      }
+      // The spec forbids per-cluster names for ClusterSetIP services.
+      for (const id of ['cluster1', 'cluster2']) {
+        assert.deepEqual(await queryA(port(name), `${id}.${fqdn}`), [], `${name}: no ${id}.${fqdn}`);
+      }
+    }
+    // While a service is exported the schema record is there too.
+    for (const m of MEMBERS) {
+      await expectDns(m, 'the schema version', (p) => queryTxt(p, `dns-version.${ZONE}`), ['1.0.0']);
+    }
+    await deleteAndWait(c1, ServiceExportType, ns);
+    for (const m of MEMBERS) {
+      for (const portName of ['tcp', 'udp']) {
+        const srv = `_${portName}._${portName}.${fqdn}`;
+        await expectDns(m, `no SRV ${srv} after unexport`, (p) => querySrv(p, srv), []);
+      }
+      await expectDns(m, `NXDOMAIN for ${fqdn} after unexport`, (p) => queryRcode(p, fqdn, 'A'), 'NXDOMAIN');
+    }
+  });
+
+  test('Headless: A/AAAA per ready endpoint, <hostname>.<clusterid> names, SRV to them; NXDOMAIN without ready endpoints', async () => {
+    const ns = 'mcs-dns-headless';
+    for (const m of [c1, c2]) await createNamespace(m, ns);
+    await c1.create(
+      Services,
+      helloService(ns, { clusterIP: 'None', ports: [{ name: 'http', port: 80, protocol: 'TCP' }] }, 'web'),
+    );
+    await c1.create(StatefulSets, {
+      apiVersion: 'apps/v1',
+      kind: 'StatefulSet',
+      metadata: { name: 'web', namespace: ns },
+      spec: {
+        serviceName: 'web',
+        replicas: 2,
+        podManagementPolicy: 'Parallel',
+        selector: { matchLabels: { app: 'web' } },
+        template: {
+          metadata: { labels: { app: 'web' } },
+          spec: { containers: [{ name: 'web', image: 'nginx' }] },
+        },
+      },
+    } as KubeObject);
+    await eventually(
+      'two ready web pods',
+      () => readyPodIps(c1, ns, 'web'),
+      (ips) => ips['IPv4']?.length === 2,
+      WAIT_MS,
+    );
+    await c1.create(ServiceExportType, helloExport(ns, {}, 'web'));
+    const pods = (await c1.list<PodObject>(CoreTypes.pods, { namespace: ns, labelSelector: 'app=web' }))
+      .items;
+    const ipsOf = (pod: PodObject, family: 'v4' | 'v6') =>
+      (pod.status?.podIPs ?? []).map((p) => p.ip).filter((ip) => ip.includes(':') === (family === 'v6'));
+    const fqdn = `web.${ns}.svc.${ZONE}`;
+    for (const name of MEMBERS) {
+      const m = name === 'cluster1' ? c1 : c2;
+      await awaitImport(m, ns, 'of type Headless', (x) => x.spec?.type === 'Headless', 'web');
+      await expectDns(name, `A ${fqdn}`, (p) => queryA(p, fqdn), pods.flatMap((x) => ipsOf(x, 'v4')).sort());
+      await expectDns(
+        name,
+        `AAAA ${fqdn}`,
+        (p) => queryAaaa(p, fqdn),
+        pods.flatMap((x) => ipsOf(x, 'v6')).sort(),
+      );
+      for (const pod of pods) {
+        const host = `${pod.metadata.name}.cluster1.${fqdn}`;
+        await expectDns(name, `A ${host}`, (p) => queryA(p, host), ipsOf(pod, 'v4'));
+        await expectDns(name, `AAAA ${host}`, (p) => queryAaaa(p, host), ipsOf(pod, 'v6'));
+      }
+      const srv = `_http._tcp.${fqdn}`;
+      await expectDns(
+        name,
+        `SRV ${srv}`,
+        async (p) => (await querySrv(p, srv)).map((r) => r.split(' ').slice(2).join(' ')).sort(),
+        pods.map((pod) => `80 ${pod.metadata.name}.cluster1.${fqdn}`).sort(),
+      );
+    }
+    // No ready endpoints: the name does not exist (spec §2.4), it is not an empty answer.
+    await c1.patch(StatefulSets, 'web', { spec: { replicas: 0 } }, { namespace: ns });
+    await eventually(
+      'no ready web pods',
+      () => readyPodIps(c1, ns, 'web'),
+      (ips) => ips['IPv4']?.length === 0,
+      WAIT_MS,
+    );
+    for (const name of MEMBERS) {
+      const srv = `_http._tcp.${fqdn}`;
+      await expectDns(name, `no SRV ${srv} without ready endpoints`, (p) => querySrv(p, srv), []);
+      await expectDns(
+        name,
+        `NXDOMAIN for ${fqdn} without ready endpoints`,
+        (p) => queryRcode(p, fqdn, 'A'),
+        'NXDOMAIN',
+      );
+    }
+    const exp = await c1.get<
+      KubeObject & { status?: { conditions?: Array<{ type: string; status: string }> } }
+    >(ServiceExportType, 'web', ns);
+    assert.equal(condition(exp, 'Valid')?.status, 'True', 'the export itself stays valid');
+  });
+});
