@@ -6,14 +6,7 @@ import { isIPv4, isIPv6 } from 'node:net';
 import { ImportType, LABEL_SERVICE_NAME, type ServicePort } from '../api/mcs/v1beta1/index.ts';
 import { dropUndefined } from '../util/drop-undefined.ts';
 import type { MergedImport, ServiceObject } from './model.ts';
-import { derivedServiceName } from './names.ts';
-
-/**
- * The name the import's unnamed port gets on the derived Service and on the MCS EndpointSlices. The union of
- * ports can hold one unnamed port among named ones (KEP-1645 merges by name), which a Service with several
- * ports may not; kube-proxy pairs Service and slice ports by name, so both sides use this same name.
- */
-export const UNNAMED_PORT_NAME = 'mcs-unnamed';
+import { derivedServiceName, UNNAMED_PORT_NAME } from './names.ts';
 
 type ServiceSpec = NonNullable<ServiceObject['spec']>;
 
@@ -27,15 +20,21 @@ export interface DerivedServiceInput {
 
 /**
  * The derived Service for one consuming member, undefined for a Headless import (no clusterset IP then).
- * Ports, session affinity, IP families and internal traffic policy follow the import; the cluster IPs, and
- * whatever the import leaves to the member (its IP families, defaulted policies), are kept from `live`, since
- * cluster IPs are immutable and a write that drops the others would fight the member's defaulting.
+ * Ports, session affinity and internal traffic policy follow the import; the cluster IPs and IP families are
+ * kept from `live` (immutable, or changeable only in steps), and so are the policies the import leaves to the
+ * member's defaulting, which a write without them would fight.
+ *
+ * IP families are the member's choice, under PreferDualStack, and are never written: an API server refuses a
+ * Service that lists a family it does not serve, under any policy ("spec.ipFamilies[1]: Invalid value:
+ * "IPv6": not configured on this cluster", kube-apiserver v1.36 single-stack), so writing the import's
+ * families would leave a member without the family with no derived Service and no way to tell why. Under
+ * PreferDualStack every member creates it with what it serves, importIps picks the import's families in the
+ * import's order, and missingFamilies names the rest (ServiceImport `IPFamilyNotSupported`).
  */
 export function derivedService(input: DerivedServiceInput): ServiceObject | undefined {
   const { spec, live } = input;
   if (spec.type === ImportType.Headless) return undefined;
   const liveSpec: ServiceSpec = live?.spec ?? {};
-  const families = spec.ipFamilies && spec.ipFamilies.length > 0 ? [...spec.ipFamilies] : undefined;
 
   const sessionAffinity = spec.sessionAffinity ?? stringOr(liveSpec.sessionAffinity);
   const sessionAffinityConfig =
@@ -50,10 +49,10 @@ export function derivedService(input: DerivedServiceInput): ServiceObject | unde
     ports: spec.ports.map(servicePort),
     sessionAffinity,
     sessionAffinityConfig,
-    ipFamilies: families ?? stringList(liveSpec.ipFamilies),
-    ipFamilyPolicy: ipFamilyPolicy(families),
+    ipFamilies: stringList(liveSpec.ipFamilies),
+    ipFamilyPolicy: 'PreferDualStack',
     internalTrafficPolicy: spec.internalTrafficPolicy ?? stringOr(liveSpec.internalTrafficPolicy),
-    ...keptClusterIps(liveSpec, families),
+    ...keptClusterIps(liveSpec),
   });
   return {
     apiVersion: 'v1',
@@ -104,25 +103,10 @@ function servicePort(port: ServicePort): NonNullable<ServiceSpec['ports']>[numbe
   });
 }
 
-/** RequireDualStack for two families, SingleStack for one; PreferDualStack lets the member choose. */
-function ipFamilyPolicy(families: readonly string[] | undefined): string {
-  if (families === undefined) return 'PreferDualStack';
-  return families.length > 1 ? 'RequireDualStack' : 'SingleStack';
-}
-
-/**
- * The live cluster IPs, which are immutable: the primary always, the secondary only while the import still
- * asks for two families (dropping to one family must drop the secondary too, or the API server refuses).
- */
-function keptClusterIps(
-  live: ServiceSpec,
-  families: readonly string[] | undefined,
-): Pick<ServiceSpec, 'clusterIP' | 'clusterIPs'> {
+/** The live cluster IPs, which the member allocated and which are immutable. */
+function keptClusterIps(live: ServiceSpec): Pick<ServiceSpec, 'clusterIP' | 'clusterIPs'> {
   const clusterIP = typeof live.clusterIP === 'string' && live.clusterIP !== '' ? live.clusterIP : undefined;
-  const liveIps = stringList(live.clusterIPs);
-  if (clusterIP === undefined && liveIps === undefined) return {};
-  const keep = families === undefined ? 2 : families.length;
-  const clusterIPs = liveIps?.slice(0, Math.max(1, keep));
+  const clusterIPs = stringList(live.clusterIPs);
   return dropUndefined({ clusterIP: clusterIP ?? clusterIPs?.[0], clusterIPs });
 }
 

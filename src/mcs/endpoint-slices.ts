@@ -11,13 +11,14 @@ import {
 } from '../api/mcs/v1beta1/index.ts';
 import type { KubeObject } from '../kube/client/index.ts';
 import { dropUndefined } from '../util/drop-undefined.ts';
-import { UNNAMED_PORT_NAME } from './derived-service.ts';
 import type { ImportedEndpoint, SourceEndpoints } from './model.ts';
-import { importedSliceName, MANAGED_BY_LABEL, MCS_MANAGED_BY } from './names.ts';
+import { importedSliceName, MANAGED_BY_LABEL, MCS_MANAGED_BY, UNNAMED_PORT_NAME } from './names.ts';
 
 /** discovery.k8s.io/v1 `kubernetes.io/service-name`: the Service a slice belongs to. */
 export const SERVICE_NAME_LABEL = 'kubernetes.io/service-name';
 const ZONE_TOPOLOGY_KEY = 'topology.kubernetes.io/zone';
+/** The API server refuses an EndpointSlice with more endpoints than this (discovery/v1 validation). */
+export const MAX_SLICE_ENDPOINTS = 1000;
 
 type SlicePort = SourceEndpoints['byAddressType'] extends Map<string, { ports: Array<infer P> }> ? P : never;
 
@@ -130,7 +131,9 @@ export interface ImportedSlicesInput {
 /**
  * The MCS EndpointSlices of one source cluster in one consuming member: one per address type the source has,
  * also with no ready endpoints (an empty slice says the cluster exports, with nothing ready). Endpoints are
- * ready by construction and lose their targetRef, which names an object of another cluster. None at all when
+ * ready by construction and lose their targetRef, which names an object of another cluster. One slice holds
+ * at most MAX_SLICE_ENDPOINTS: the first ones by address, so a larger cluster still serves (from part of its
+ * endpoints) rather than having its slice refused. None at all when
  * the cluster id is not a valid label value (the API server would refuse the slice, and with it the rest of
  * the service's writes).
  */
@@ -163,7 +166,10 @@ export function importedSlices(input: ImportedSlicesInput): KubeObject[] {
         ],
       },
       addressType,
-      endpoints: group.endpoints.filter((e) => fitsAddressType(e, addressType)).map(importedEndpoint),
+      endpoints: group.endpoints
+        .filter((e) => fitsAddressType(e, addressType))
+        .slice(0, MAX_SLICE_ENDPOINTS)
+        .map(importedEndpoint),
       ports: group.ports.map((p) => dropUndefined({ ...p, name: p.name ? p.name : UNNAMED_PORT_NAME })),
     });
   }

@@ -12,6 +12,13 @@ export const MANAGED_BY_LABEL = 'endpointslice.kubernetes.io/managed-by';
 /** The DNSEndpoint holding `dns-version.<zone>` (one per consuming member). */
 export const DNS_VERSION_ENDPOINT_NAME = 'mcs-dns-version';
 
+/**
+ * The name the import's unnamed port gets on the derived Service and on the MCS EndpointSlices. The union of
+ * ports can hold one unnamed port among named ones (KEP-1645 merges by name), which a Service with several
+ * ports may not; kube-proxy pairs Service and slice ports by name, so both sides use this same name.
+ */
+export const UNNAMED_PORT_NAME = 'mcs-unnamed';
+
 /** A DNS-1035 label (Service names): at most 63 characters. */
 const MAX_LABEL = 63;
 /** A DNS-1123 subdomain (EndpointSlice and DNSEndpoint names): at most 253 characters. */

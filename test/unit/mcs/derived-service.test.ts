@@ -1,12 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import {
-  derivedService,
-  importIps,
-  missingFamilies,
-  UNNAMED_PORT_NAME,
-} from '../../../src/mcs/derived-service.ts';
+import { derivedService, importIps, missingFamilies } from '../../../src/mcs/derived-service.ts';
 import type { MergedImport, ServiceObject } from '../../../src/mcs/model.ts';
+import { UNNAMED_PORT_NAME } from '../../../src/mcs/names.ts';
 
 type Spec = MergedImport['spec'];
 const spec = (over: Partial<Spec> = {}): Spec => ({
@@ -25,7 +21,7 @@ const allocated = (clusterIPs: string[], ipFamilies?: string[]): ServiceObject =
 });
 
 describe('derivedService', () => {
-  test('a selector-less ClusterIP Service with the import ports, affinity, families and policy', () => {
+  test('a selector-less ClusterIP Service with the import ports, affinity and traffic policy', () => {
     const svc = derived(
       spec({
         sessionAffinity: 'ClientIP',
@@ -52,8 +48,7 @@ describe('derivedService', () => {
         ],
         sessionAffinity: 'ClientIP',
         sessionAffinityConfig: { clientIP: { timeoutSeconds: 10 } },
-        ipFamilies: ['IPv4'],
-        ipFamilyPolicy: 'SingleStack',
+        ipFamilyPolicy: 'PreferDualStack',
         internalTrafficPolicy: 'Local',
       },
     });
@@ -63,12 +58,12 @@ describe('derivedService', () => {
     assert.equal(derived(spec({ type: 'Headless' })), undefined);
   });
 
-  test('two families require dual-stack; none lets the member choose', () => {
-    assert.equal(derived(spec({ ipFamilies: ['IPv6', 'IPv4'] }))?.spec?.ipFamilyPolicy, 'RequireDualStack');
-    assert.deepEqual(derived(spec({ ipFamilies: ['IPv6', 'IPv4'] }))?.spec?.ipFamilies, ['IPv6', 'IPv4']);
-    const free = derived(spec());
-    assert.equal(free?.spec?.ipFamilyPolicy, 'PreferDualStack');
-    assert.equal(free?.spec?.ipFamilies, undefined);
+  test('IP families are the member choice: PreferDualStack, none written, whatever the import asks', () => {
+    for (const ipFamilies of [undefined, ['IPv4'], ['IPv6'], ['IPv6', 'IPv4']]) {
+      const svc = derived(spec(ipFamilies ? { ipFamilies } : {}));
+      assert.equal(svc?.spec?.ipFamilyPolicy, 'PreferDualStack');
+      assert.equal(svc?.spec?.ipFamilies, undefined);
+    }
   });
 
   test('keeps the live cluster IPs (immutable) and what the import leaves to the member', () => {
@@ -93,12 +88,12 @@ describe('derivedService', () => {
     assert.equal(svc?.spec?.sessionAffinityConfig, undefined);
   });
 
-  test('the import going single-stack keeps the primary cluster IP only', () => {
+  test('a change of the import families never touches the allocated IPs or families', () => {
     const live = allocated(['10.0.0.7', 'fd00::7'], ['IPv4', 'IPv6']);
-    const svc = derived(spec({ ipFamilies: ['IPv4'] }), live);
+    const svc = derived(spec({ ipFamilies: ['IPv6'] }), live);
     assert.equal(svc?.spec?.clusterIP, '10.0.0.7');
-    assert.deepEqual(svc?.spec?.clusterIPs, ['10.0.0.7']);
-    assert.deepEqual(svc?.spec?.ipFamilies, ['IPv4']);
+    assert.deepEqual(svc?.spec?.clusterIPs, ['10.0.0.7', 'fd00::7']);
+    assert.deepEqual(svc?.spec?.ipFamilies, ['IPv4', 'IPv6']);
   });
 
   test('the import values win over the live ones it sets', () => {

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { KubeObject } from '../../../src/kube/client/index.ts';
-import { UNNAMED_PORT_NAME } from '../../../src/mcs/derived-service.ts';
-import { importedSlices, sourceEndpoints } from '../../../src/mcs/endpoint-slices.ts';
+import { importedSlices, MAX_SLICE_ENDPOINTS, sourceEndpoints } from '../../../src/mcs/endpoint-slices.ts';
 import type { SourceEndpoints } from '../../../src/mcs/model.ts';
+import { UNNAMED_PORT_NAME } from '../../../src/mcs/names.ts';
 
 const slice = (
   name: string,
@@ -272,5 +272,17 @@ describe('importedSlices', () => {
   test('a cluster id that is no label value gives no slice', () => {
     const s = source(new Map([['IPv4', { ports: [], endpoints: [] }]]), 'x'.repeat(64));
     assert.deepEqual(importedSlices(input(s)), []);
+  });
+
+  test('a slice keeps to the API server limit of endpoints, the first ones by address', () => {
+    const endpoints = Array.from({ length: MAX_SLICE_ENDPOINTS + 5 }, (_, i) => ({
+      addresses: [`10.${Math.floor(i / 256)}.${i % 256}.1`],
+    }));
+    const s = sourceEndpoints('cluster-1', 'hello', [
+      slice('big', { endpoints: endpoints.map((e) => ({ ...e, conditions: {} })) }),
+    ]);
+    const got = importedSlices(input(s))[0]?.endpoints as Array<{ addresses: string[] }>;
+    assert.equal(got.length, MAX_SLICE_ENDPOINTS);
+    assert.deepEqual(got[0]?.addresses, s.byAddressType.get('IPv4')?.endpoints[0]?.addresses);
   });
 });
