@@ -332,6 +332,17 @@ export class McsController implements Runnable {
       });
     }
 
+    this.#log.debug(
+      {
+        service: key,
+        exports: exportFacts.map(
+          (f) => `${f.cluster}${ready.includes(f.cluster) ? '' : ' (not ready, leased)'}`,
+        ),
+        valid: [...resolution.validity].filter(([, v]) => v.valid).map(([c]) => c),
+        consumers: [...consumers.keys()],
+      },
+      'reconciling multi-cluster service',
+    );
     const owner = serviceOwner(namespace, name);
     const work = serviceWork({
       namespace,
