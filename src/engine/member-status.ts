@@ -15,11 +15,14 @@ export type MemberStatusWrite<T> =
   /** The member did not answer a moment ago, or no client can be built for it: not tried. */
   | { readonly kind: 'skipped'; readonly reason: string };
 
+/** What the writer needs of the cluster registry. */
+export type StatusRegistry = Pick<ClusterRegistry, 'clientFor' | 'isUnresponsive' | 'markUnresponsive'>;
+
 export class MemberStatusWriter {
-  readonly #registry: ClusterRegistry;
+  readonly #registry: StatusRegistry;
   readonly #log: Logger;
 
-  constructor(registry: ClusterRegistry, logger: Logger = silentLogger) {
+  constructor(registry: StatusRegistry, logger: Logger = silentLogger) {
     this.#registry = registry;
     this.#log = logger;
   }
