@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
-# Installs what the multi-cluster DNS tests run against: real ExternalDNS builds from their Go module, and
-# BIND9 (named, plus dig for debugging) from the Debian packages. See docs/k8s-binaries.md ("DNS tools").
+# Installs what the multi-cluster DNS tests run against: real ExternalDNS builds from their Go module,
+# BIND9 (named, plus dig for debugging) and PowerDNS Authoritative (pdns_server, pdnsutil, the SQLite
+# backend) from the Debian packages. See docs/k8s-binaries.md ("DNS tools").
 #
 # Two ExternalDNS versions, each in $KUBEFED_TS_CACHE/external-dns-<version>/bin/ with ExternalDNS's own
 # DNSEndpoint CRD (dnsendpoints.externaldns.k8s.io.yaml) next to the binary:
 #   current  v0.22.0, the latest release;
 #   legacy   v0.20.0, the last one that honours --crd-source-apiversion/--crd-source-kind, i.e. that can
 #            read KubeFed's multiclusterdns.kubefed.io DNSEndpoints (kubernetes-sigs/external-dns#6414).
-# named and dig stay where the packages put them (/usr/sbin/named, /usr/bin/dig).
-# Idempotent: a stamped binary is never rebuilt, and apt-get runs only when named or dig is missing.
+# named, dig and pdns_server stay where the packages put them (/usr/sbin/named, /usr/bin/dig,
+# /usr/sbin/pdns_server). Idempotent: a stamped binary is never rebuilt, and apt-get runs only when one of
+# them (or the SQLite backend) is missing.
 #
 # Usage: install-dns-tools.sh [--only current|legacy]
 # Output (stdout): the bin directory of each version installed, one a line, current last.
@@ -17,7 +19,7 @@
 #   KUBEFED_TS_BIN_DIR      a directory that already holds external-dns (current) and the CRD file: used as is.
 #   KUBEFED_TS_CACHE        cache root (default: ${XDG_CACHE_HOME:-~/.cache}/kubefed-ts)
 #   EXTERNAL_DNS_VERSION, EXTERNAL_DNS_LEGACY_VERSION   override the pinned versions.
-#   KUBEFED_TS_SKIP_APT=1   never call apt-get (fail instead when named/dig are missing).
+#   KUBEFED_TS_SKIP_APT=1   never call apt-get (fail instead when named/dig/pdns_server are missing).
 set -euo pipefail
 
 EXTERNAL_DNS_VERSION="${EXTERNAL_DNS_VERSION:-v0.22.0}"
@@ -37,30 +39,42 @@ total_start=$(now)
 
 # named lives in /usr/sbin, which a non-root PATH often lacks.
 has() { PATH="$PATH:/usr/sbin:/sbin" command -v "$1" >/dev/null 2>&1; }
+# A binary by name, or a file by path (a glob: the backend's module has no binary of its own).
+present() { if [[ "$1" == */* ]]; then compgen -G "$1" >/dev/null; else has "$1"; fi; }
 
-# --- BIND9 from Debian packages --------------------------------------------------------------------
-if has named && has dig; then
-  log "BIND9: named and dig present"
-elif [[ "${KUBEFED_TS_SKIP_APT:-}" == 1 ]]; then
-  log "error: named/dig missing and KUBEFED_TS_SKIP_APT=1; install the Debian packages bind9 and bind9-dnsutils"
-  exit 1
-else
-  command -v apt-get >/dev/null || { log "error: named/dig missing and no apt-get; install BIND9 9.18+ and dig"; exit 1; }
-  sudo=()
+# --- BIND9 and PowerDNS from Debian packages ------------------------------------------------------
+# apt_install <what> <binaries or file globs> <packages...>: installs the packages when one of the
+# (space-separated) binaries or files is missing; a no-op otherwise.
+apt_install() {
+  local what="$1" bins="$2" step b missing=()
+  shift 2
+  for b in $bins; do present "$b" || missing+=("$b"); done
+  if ((${#missing[@]} == 0)); then
+    log "$what: $bins present"
+    return
+  fi
+  if [[ "${KUBEFED_TS_SKIP_APT:-}" == 1 ]]; then
+    log "error: ${missing[*]} missing and KUBEFED_TS_SKIP_APT=1; install the Debian packages $*"
+    exit 1
+  fi
+  command -v apt-get >/dev/null || { log "error: ${missing[*]} missing and no apt-get; install $what ($*)"; exit 1; }
+  local sudo=()
   if ((EUID != 0)); then
-    command -v sudo >/dev/null || { log "error: installing bind9 needs root (or sudo)"; exit 1; }
+    command -v sudo >/dev/null || { log "error: installing $* needs root (or sudo)"; exit 1; }
     sudo=(sudo)
   fi
   step=$(now)
-  log "installing Debian packages bind9 and bind9-dnsutils"
+  log "installing Debian packages $*"
   # Serialise with other callers of this script; apt has its own lock for everyone else.
   mkdir -p "$CACHE_ROOT"
   exec 8>"$CACHE_ROOT/.apt.lock"
   flock 8
-  if ! has named || ! has dig; then
-    # The postinst would start a system named on :53 (or fail trying, without systemd): a policy-rc.d
-    # that answers 101 ("action forbidden") stops invoke-rc.d from starting anything. Ours is removed
-    # afterwards; an existing one (Docker images ship one) is left alone.
+  missing=()
+  for b in $bins; do present "$b" || missing+=("$b"); done
+  if ((${#missing[@]} > 0)); then
+    # The postinsts would start a system daemon (named, pdns_server) on :53, or fail trying without
+    # systemd: a policy-rc.d that answers 101 ("action forbidden") stops invoke-rc.d from starting
+    # anything. Ours is removed afterwards; an existing one (Docker images ship one) is left alone.
     own_policy=0
     if [[ ! -e /usr/sbin/policy-rc.d ]]; then
       "${sudo[@]}" sh -c 'printf "#!/bin/sh\nexit 101\n" >/usr/sbin/policy-rc.d && chmod 755 /usr/sbin/policy-rc.d'
@@ -71,23 +85,28 @@ else
       own_policy=0
     }
     trap restore_policy EXIT
-    apt_env=(env DEBIAN_FRONTEND=noninteractive)
-    apt_opts=(-y -q --no-install-recommends -o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold)
+    local apt_env=(env DEBIAN_FRONTEND=noninteractive)
+    local apt_opts=(-y -q --no-install-recommends -o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold)
     # Update first only when the lists are empty (fresh image) or the install fails on stale lists.
     if ! compgen -G '/var/lib/apt/lists/*_Packages*' >/dev/null; then
       "${sudo[@]}" "${apt_env[@]}" apt-get update -q >&2
     fi
-    if ! "${sudo[@]}" "${apt_env[@]}" apt-get install "${apt_opts[@]}" bind9 bind9-dnsutils >&2; then
+    if ! "${sudo[@]}" "${apt_env[@]}" apt-get install "${apt_opts[@]}" "$@" >&2; then
       "${sudo[@]}" "${apt_env[@]}" apt-get update -q >&2
-      "${sudo[@]}" "${apt_env[@]}" apt-get install "${apt_opts[@]}" bind9 bind9-dnsutils >&2
+      "${sudo[@]}" "${apt_env[@]}" apt-get install "${apt_opts[@]}" "$@" >&2
     fi
     restore_policy
     trap - EXIT
   fi
   exec 8>&-
-  has named && has dig || { log "error: bind9 installed but named/dig still not found"; exit 1; }
-  log "BIND9 installed in $(($(now) - step))s ($(PATH="$PATH:/usr/sbin" named -v))"
-fi
+  for b in $bins; do present "$b" || { log "error: $* installed but $b still not found"; exit 1; }; done
+  log "$what installed in $(($(now) - step))s"
+}
+
+apt_install BIND9 'named dig' bind9 bind9-dnsutils
+# PowerDNS Authoritative with its SQLite backend: the MCS DNS tests' zone server, driven by ExternalDNS's
+# pdns provider, which (unlike rfc2136) reads SRV records back and so updates and deletes them.
+apt_install 'PowerDNS Authoritative' 'pdns_server pdnsutil /usr/lib/*/pdns/libgsqlite3backend.so' pdns-server pdns-backend-sqlite3
 
 # --- ExternalDNS from its Go module ----------------------------------------------------------------
 # Builds (or finds cached) one version into $CACHE_ROOT/external-dns-<version>/bin and prints that dir.

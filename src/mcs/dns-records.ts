@@ -114,14 +114,19 @@ export function serviceDnsRecords(input: ServiceDnsInput): DnsRecord[] {
   return records.list(ttl);
 }
 
-/** `dns-version.<zone> TXT "1.0.0"` (§2.2). The target is the bare text: ExternalDNS's rfc2136 provider
- * writes `<name> <ttl> TXT <target>` in zone-file syntax, which reads `1.0.0` as the string 1.0.0, and reads
- * the zone back unquoted; a quoted target would differ from what it reads back and be rewritten every sync. */
+/**
+ * `dns-version.<zone> TXT "1.0.0"` (§2.2). The target is the quoted text, as PowerDNS wants it: ExternalDNS's
+ * pdns provider (the one the MCS DNS path uses) hands targets to PowerDNS's API as record content, which
+ * refuses a TXT not starting with a quote, and reads the content back as PowerDNS stores it, quoted — so a
+ * quoted target is left alone on later syncs (ExternalDNS's own TXT registry quotes its targets the same
+ * way). The rfc2136 provider wants the bare text instead: it writes zone-file syntax (either form gives the
+ * string 1.0.0) but reads TXT back unquoted, so this target would be rewritten on its every sync.
+ */
 export function dnsVersionRecord(zone?: string): DnsRecord {
   return {
     dnsName: `dns-version.${(zone ?? CLUSTERSET_ZONE).replace(/\.$/, '')}`,
     recordType: 'TXT',
-    targets: [DNS_SCHEMA_VERSION],
+    targets: [`"${DNS_SCHEMA_VERSION}"`],
     recordTTL: DNS_VERSION_TTL,
   };
 }

@@ -13,8 +13,11 @@ export type Binary =
   | 'kwokctl'
   | DnsBinary;
 
-/** The DNS test tools: ExternalDNS built from Go modules, BIND9 from the Debian packages. */
-export type DnsBinary = 'external-dns' | 'named' | 'dig';
+/**
+ * The DNS test tools: ExternalDNS built from Go modules, BIND9 and PowerDNS Authoritative (with its SQLite
+ * backend) from the Debian packages.
+ */
+export type DnsBinary = 'external-dns' | 'named' | 'dig' | 'pdns_server';
 
 /**
  * Which ExternalDNS build: `current` is the latest release (v0.22.0); `legacy` (v0.20.0) is the last one
@@ -48,7 +51,8 @@ export function binDir(): string {
 
 /**
  * The directory with one ExternalDNS build and its own DNSEndpoint CRD, filled by
- * hack/install-dns-tools.sh — which also makes sure named and dig are installed (a no-op when they are).
+ * hack/install-dns-tools.sh — which also makes sure named, dig and pdns_server are installed (a no-op when
+ * they are).
  */
 export function dnsToolsDir(build: ExternalDnsBuild = 'current'): string {
   let dir = cachedDns.get(build);
@@ -89,7 +93,10 @@ export function helmBinary(): string {
   return join(cachedHelm, 'helm');
 }
 
-/** named and dig come from Debian packages: named is in /usr/sbin, which a non-root PATH may lack. */
+/**
+ * named, dig and pdns_server come from Debian packages: named and pdns_server are in /usr/sbin, which a
+ * non-root PATH may lack.
+ */
 function systemBinary(name: string): string {
   const dirs = [...(process.env['PATH'] ?? '').split(delimiter), '/usr/sbin', '/sbin', '/usr/bin'];
   const found = dirs
@@ -107,6 +114,7 @@ export function binary(name: Binary): string {
       return externalDnsBinary('current');
     case 'named':
     case 'dig':
+    case 'pdns_server':
       dnsToolsDir();
       return systemBinary(name);
     default:

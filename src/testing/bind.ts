@@ -1,11 +1,10 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createSocket } from 'node:dgram';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { binary } from './binaries.ts';
 import { querySoaSerial } from './dns-query.ts';
-import { freePort, waitFor } from './ports.ts';
+import { freeTcpUdpPort, waitFor } from './ports.ts';
 import { ManagedProcess } from './process.ts';
 
 export interface BindOptions {
@@ -40,19 +39,6 @@ export interface BindServer {
 
 /** named.conf strings are double-quoted; a temp path never needs more than this. */
 const q = (s: string) => `"${s.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`;
-
-/** freePort() checks TCP only; named needs the same port on UDP too. */
-async function freeTcpUdpPort(): Promise<number> {
-  for (let i = 0; ; i++) {
-    const port = await freePort();
-    const ok = await new Promise<boolean>((res) => {
-      const s = createSocket('udp4');
-      s.once('error', () => res(false));
-      s.bind(port, '127.0.0.1', () => s.close(() => res(true)));
-    });
-    if (ok || i >= 20) return port;
-  }
-}
 
 /**
  * A real BIND9 named on loopback, authoritative for one zone that a TSIG key may update (RFC 2136) and

@@ -3,17 +3,24 @@ import { dirname, join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { type ExternalDnsBuild, externalDnsBinary } from './binaries.ts';
 import type { BindServer } from './bind.ts';
+import type { PowerDnsServer } from './pdns.ts';
 import { freePort, waitFor } from './ports.ts';
 import { ManagedProcess } from './process.ts';
 
-export interface ExternalDnsOptions {
+/** The zone server ExternalDNS writes to: a BIND (rfc2136 provider) or a PowerDNS (pdns provider). */
+export type ExternalDnsTarget =
+  | { bind: BindServer; powerDns?: never }
+  | { powerDns: PowerDnsServer; bind?: never };
+
+export type ExternalDnsOptions = ExternalDnsCommonOptions & ExternalDnsTarget;
+
+export interface ExternalDnsCommonOptions {
   /** `current` (v0.22.0, default) or `legacy` (v0.20.0, the last that honours apiVersion/kind). */
   build?: ExternalDnsBuild;
   /** An admin kubeconfig for the cluster whose DNSEndpoint objects are the source. */
   kubeconfig: string;
   /** Context to use; ExternalDNS has no --context flag, so a copy of the kubeconfig selects it. */
   context?: string;
-  bind: BindServer;
   /**
    * `--crd-source-apiversion`, e.g. `externaldns.k8s.io/v1alpha1` or `multiclusterdns.kubefed.io/v1alpha1`.
    */
@@ -58,10 +65,43 @@ async function lastSync(metricsUrl: string): Promise<number> {
 }
 
 /**
- * A real ExternalDNS (hack/install-dns-tools.sh builds v0.22.0 and v0.20.0) with the CRD source and the
- * rfc2136 provider pointed at a BIND from startBind — the flags of ExternalDNS's rfc2136 tutorial
- * (kubernetes-sigs/external-dns docs/tutorials/rfc2136.md) with test timings. It owns the whole zone
- * (`--policy=sync`): records it no longer finds in the source are deleted.
+ * The provider flags: rfc2136 as ExternalDNS's rfc2136 tutorial (docs/tutorials/rfc2136.md) says, or pdns
+ * as its PowerDNS tutorial (docs/tutorials/pdns.md) does. Secrets go by environment (returned separately).
+ */
+function providerFlags(
+  target: ExternalDnsTarget,
+  build: ExternalDnsBuild,
+): { args: string[]; env: Record<string, string> } {
+  if (target.powerDns) {
+    const pdns = target.powerDns;
+    return {
+      args: ['--provider=pdns', `--pdns-server=${pdns.apiUrl}`, `--domain-filter=${pdns.zone}`],
+      env: { EXTERNAL_DNS_PDNS_API_KEY: pdns.apiKey },
+    };
+  }
+  const bind = target.bind;
+  return {
+    args: [
+      '--provider=rfc2136',
+      '--rfc2136-host=127.0.0.1',
+      `--rfc2136-port=${bind.port}`,
+      `--rfc2136-zone=${bind.zone}`,
+      `--rfc2136-tsig-keyname=${bind.keyName}`,
+      `--rfc2136-tsig-secret-alg=${bind.algorithm}`,
+      // Without it ExternalDNS cannot read the zone and behaves as create-only (v0.20 only has the old name).
+      build === 'legacy' ? '--rfc2136-tsig-axfr' : '--rfc2136-axfr',
+      `--domain-filter=${bind.zone}`,
+    ],
+    env: { EXTERNAL_DNS_RFC2136_TSIG_SECRET: bind.secret },
+  };
+}
+
+/**
+ * A real ExternalDNS (hack/install-dns-tools.sh builds v0.22.0 and v0.20.0) with the CRD source, pointed at
+ * a BIND from startBind (rfc2136 provider) or a PowerDNS from startPowerDns (pdns provider), with test
+ * timings. It owns the whole zone (`--policy=sync`): records it no longer finds in the source are deleted —
+ * except, with rfc2136, SRV records, which that provider never reads back (its Records() skips the type), so
+ * it adds them and never updates or deletes them; pdns reads every rrset back.
  */
 export async function startExternalDns(opts: ExternalDnsOptions): Promise<ExternalDns> {
   const metricsPort = await freePort();
@@ -73,23 +113,15 @@ export async function startExternalDns(opts: ExternalDnsOptions): Promise<Extern
     kubeconfig = join(dirname(opts.logFile), `external-dns-${opts.ownerId}.kubeconfig`);
     writeFileSync(kubeconfig, stringify(kc), { mode: 0o600 });
   }
-  const { bind } = opts;
   const build = opts.build ?? 'current';
+  const provider = providerFlags(opts, build);
   const args = [
     `--kubeconfig=${kubeconfig}`,
     '--source=crd',
     `--crd-source-apiversion=${opts.apiVersion}`,
     `--crd-source-kind=${opts.kind ?? 'DNSEndpoint'}`,
     ...(opts.namespace ? [`--namespace=${opts.namespace}`] : []),
-    '--provider=rfc2136',
-    '--rfc2136-host=127.0.0.1',
-    `--rfc2136-port=${bind.port}`,
-    `--rfc2136-zone=${bind.zone}`,
-    `--rfc2136-tsig-keyname=${bind.keyName}`,
-    `--rfc2136-tsig-secret-alg=${bind.algorithm}`,
-    // Without it ExternalDNS cannot read the zone and behaves as create-only (v0.20 only has the old name).
-    build === 'legacy' ? '--rfc2136-tsig-axfr' : '--rfc2136-axfr',
-    `--domain-filter=${bind.zone}`,
+    ...provider.args,
     // v0.22 has no default policy any more (v0.20's was sync).
     '--policy=sync',
     `--registry=${opts.registry ?? 'txt'}`,
@@ -106,7 +138,7 @@ export async function startExternalDns(opts: ExternalDnsOptions): Promise<Extern
   const proc = ManagedProcess.start(`external-dns-${opts.ownerId}`, externalDnsBinary(build), args, {
     logFile: opts.logFile,
     // The secret goes by environment, not argv, so it stays out of `ps` and of logged command lines.
-    env: { ...process.env, EXTERNAL_DNS_RFC2136_TSIG_SECRET: bind.secret },
+    env: { ...process.env, ...provider.env },
   });
 
   const waitForNextSync = async (timeoutMs = 60_000) => {

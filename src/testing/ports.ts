@@ -1,3 +1,4 @@
+import { createSocket } from 'node:dgram';
 import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -90,6 +91,19 @@ export async function freePort(): Promise<number> {
   const port = await tryListen(0);
   if (port === undefined) throw new Error('no free TCP port on 127.0.0.1');
   return port;
+}
+
+/** A port free on both TCP and UDP (freePort() checks TCP only), for a DNS server (named, pdns_server). */
+export async function freeTcpUdpPort(): Promise<number> {
+  for (let i = 0; ; i++) {
+    const port = await freePort();
+    const ok = await new Promise<boolean>((res) => {
+      const s = createSocket('udp4');
+      s.once('error', () => res(false));
+      s.bind(port, '127.0.0.1', () => s.close(() => res(true)));
+    });
+    if (ok || i >= 20) return port;
+  }
 }
 
 /** Polls until check resolves true, or throws with describe()'s text after timeoutMs. */

@@ -6,11 +6,18 @@ import { parse } from 'yaml';
 import { ServiceExportType } from '../../src/api/mcs/v1beta1/index.ts';
 import { CoreTypes, type KubeClient, type KubeObject } from '../../src/kube/client/index.ts';
 import { externalDnsCrdFile } from '../../src/testing/binaries.ts';
-import { type BindServer, startBind } from '../../src/testing/bind.ts';
 import type { ControllerManagerProcess } from '../../src/testing/controller-manager-process.ts';
-import { queryA, queryAaaa, queryRcode, querySrv, queryTxt } from '../../src/testing/dns-query.ts';
+import {
+  queryA,
+  queryAaaa,
+  queryRcode,
+  querySoaSerial,
+  querySrv,
+  queryTxt,
+} from '../../src/testing/dns-query.ts';
 import { type ExternalDns, startExternalDns } from '../../src/testing/external-dns.ts';
 import { type Federation, startFederation } from '../../src/testing/federation.ts';
+import { type PowerDnsServer, startPowerDns } from '../../src/testing/pdns.ts';
 import { establishCrd, eventually } from './federation-helpers.ts';
 import {
   awaitImport,
@@ -30,9 +37,12 @@ import {
 
 /*
  * Issue 17's DNS path end to end: the MCS controller writes DNSEndpoints into each consuming member, that
- * member's own ExternalDNS (CRD source, rfc2136, no TXT registry) publishes them into that member's BIND,
- * authoritative for clusterset.local, and the answers are read from BIND as a client's resolver would get
- * them (KEP-1645 specification.md §2). cluster1 runs pods and exports; cluster2 only consumes.
+ * member's own ExternalDNS (CRD source, pdns provider, no TXT registry) publishes them into that member's
+ * PowerDNS, authoritative for clusterset.local, and the answers are read from PowerDNS as a client's resolver
+ * would get them (KEP-1645 specification.md §2). cluster1 runs pods and exports; cluster2 only consumes.
+ * PowerDNS, not BIND: ExternalDNS's rfc2136 provider never reads SRV records back, so it never updates or
+ * deletes them; the pdns provider does, and the tests below check that SRV (and A) records follow scale-downs
+ * and unexports.
  */
 
 const ZONE = 'clusterset.local';
@@ -40,17 +50,17 @@ const MEMBERS = ['cluster1', 'cluster2'];
 const WAIT_MS = 60_000;
 
 interface MemberDns {
-  bind: BindServer;
+  pdns: PowerDnsServer;
   externalDns: ExternalDns;
 }
 
-describe('MCS DNS: clusterset.local from a real BIND fed by ExternalDNS in each member', () => {
+describe('MCS DNS: clusterset.local from a real PowerDNS fed by ExternalDNS in each member', () => {
   let fed: Federation;
   let cm: ControllerManagerProcess;
   let c1: KubeClient;
   let c2: KubeClient;
   const dns: Record<string, MemberDns> = {};
-  const binds: BindServer[] = [];
+  const servers: PowerDnsServer[] = [];
 
   before(async () => {
     fed = await startFederation({
@@ -67,17 +77,13 @@ describe('MCS DNS: clusterset.local from a real BIND fed by ExternalDNS in each 
     ({ cm } = await startMcs(fed, { preinstall: MEMBERS }));
     [c1, c2] = MEMBERS.map((n) => fed.cluster(n).client()) as [KubeClient, KubeClient];
     for (const name of MEMBERS) {
-      // The NS outside the zone: ExternalDNS owns every A record here (noop registry) and would delete ns's.
-      const bind = await startBind({
-        dir: join(fed.dir, `bind-${name}`),
-        zone: ZONE,
-        nameServer: 'ns.invalid',
-      });
-      binds.push(bind);
+      // The NS name has no A record: ExternalDNS owns every A record here (noop registry) and would delete it.
+      const pdns = await startPowerDns({ dir: join(fed.dir, `pdns-${name}`), zone: ZONE });
+      servers.push(pdns);
       const externalDns = await startExternalDns({
         kubeconfig: fed.kubeconfigPath,
         context: name,
-        bind,
+        powerDns: pdns,
         apiVersion: 'externaldns.k8s.io/v1alpha1',
         kind: 'DNSEndpoint',
         ownerId: `mcs-${name}`,
@@ -85,44 +91,37 @@ describe('MCS DNS: clusterset.local from a real BIND fed by ExternalDNS in each 
         managedRecordTypes: ['A', 'AAAA', 'SRV', 'TXT'],
         logFile: join(fed.dir, `external-dns-${name}.log`),
       });
-      dns[name] = { bind, externalDns };
+      dns[name] = { pdns, externalDns };
     }
   });
   after(async () => {
     for (const d of Object.values(dns)) await d.externalDns.stop();
-    for (const b of binds) await b.stop();
+    for (const s of servers) await s.stop();
     await cm?.process.stop();
     await fed?.stop();
   });
 
-  const port = (member: string) => (dns[member] as MemberDns).bind.port;
+  const port = (member: string) => (dns[member] as MemberDns).pdns.port;
 
-  /** Polls a member's BIND until `read` answers `want`; the zone and ExternalDNS's log explain a timeout. */
+  /** Polls a member's PowerDNS until `read` answers `want`; the zone and ExternalDNS's log explain a timeout. */
   async function expectDns<V>(member: string, what: string, read: (port: number) => Promise<V>, want: V) {
     const d = dns[member] as MemberDns;
     let last: V | undefined;
     try {
       await eventually(
         `${member}: ${what}`,
-        async () => (last = await read(d.bind.port)),
+        async () => (last = await read(d.pdns.port)),
         (v) => JSON.stringify(v) === JSON.stringify(want),
         WAIT_MS,
       );
     } catch (e) {
       throw new Error(
-        `${(e as Error).message}\nwant ${JSON.stringify(want)}, last ${JSON.stringify(last)}\nzone:\n${await d.bind.axfr()}\nexternal-dns:\n${d.externalDns.process.tail(10)}`,
+        `${(e as Error).message}\nwant ${JSON.stringify(want)}, last ${JSON.stringify(last)}\nzone:\n${await d.pdns.records()}\nexternal-dns:\n${d.externalDns.process.tail(10)}`,
       );
     }
   }
 
-  // specification.md §2.2: every implementation publishes the schema version, exported services or not.
-  test('dns-version.clusterset.local TXT "1.0.0" in every member, before any export', async () => {
-    for (const m of MEMBERS) {
-      await expectDns(m, 'the schema version', (p) => queryTxt(p, `dns-version.${ZONE}`), ['1.0.0']);
-    }
-  });
-
-  test('ClusterSetIP: A and AAAA are the member’s ServiceImport ips, SRV per named port, no per-cluster names', async () => {
+  test('ClusterSetIP: A and AAAA are the member’s ServiceImport ips, SRV per named port, no per-cluster names; dns-version TXT "1.0.0"; idle syncs rewrite nothing; all gone after unexport', async () => {
     const ns = 'mcs-dns';
     for (const m of [c1, c2]) await createNamespace(m, ns);
     await c1.create(Services, helloService(ns));
@@ -153,9 +152,22 @@ describe('MCS DNS: clusterset.local from a real BIND fed by ExternalDNS in each 
         assert.deepEqual(await queryA(port(name), `${id}.${fqdn}`), [], `${name}: no ${id}.${fqdn}`);
       }
     }
-    // While a service is exported the schema record is there too.
+    // The schema record, which the controller writes while some service is imported.
     for (const m of MEMBERS) {
       await expectDns(m, 'the schema version', (p) => queryTxt(p, `dns-version.${ZONE}`), ['1.0.0']);
+    }
+    // What ExternalDNS reads back (quoted TXT, SRV targets with the final dot, TTLs) equals what it wants:
+    // with soa_edit_api INCREASE every API change bumps the serial, so idle syncs must leave it put.
+    for (const m of MEMBERS) {
+      const d = dns[m] as MemberDns;
+      const before = await querySoaSerial(d.pdns.port, ZONE);
+      for (let i = 0; i < 3; i++) await d.externalDns.waitForNextSync();
+      assert.equal(
+        await querySoaSerial(d.pdns.port, ZONE),
+        before,
+        `${m}: the zone was rewritten by idle syncs\nzone:\n${await d.pdns.records()}\nexternal-dns:\n${d.externalDns.process.tail(10)}`,
+      );
+      assert.match(await d.pdns.records(), /^dns-version\.clusterset\.local\. 28800 TXT "1\.0\.0"$/m);
     }
     await deleteAndWait(c1, ServiceExportType, ns);
     for (const m of MEMBERS) {
@@ -164,6 +176,16 @@ describe('MCS DNS: clusterset.local from a real BIND fed by ExternalDNS in each 
         await expectDns(m, `no SRV ${srv} after unexport`, (p) => querySrv(p, srv), []);
       }
       await expectDns(m, `NXDOMAIN for ${fqdn} after unexport`, (p) => queryRcode(p, fqdn, 'A'), 'NXDOMAIN');
+      // The SRV records go too (what the rfc2136 provider never did): the name would otherwise stay an empty
+      // non-terminal, NODATA rather than NXDOMAIN, with SRV targets pointing at a name that is gone.
+      for (const srv of [`_tcp._tcp.${fqdn}`, `_udp._udp.${fqdn}`]) {
+        await expectDns(
+          m,
+          `NXDOMAIN for SRV ${srv} after unexport`,
+          (p) => queryRcode(p, srv, 'SRV'),
+          'NXDOMAIN',
+        );
+      }
     }
   });
 
@@ -201,6 +223,7 @@ describe('MCS DNS: clusterset.local from a real BIND fed by ExternalDNS in each 
     const ipsOf = (pod: PodObject, family: 'v4' | 'v6') =>
       (pod.status?.podIPs ?? []).map((p) => p.ip).filter((ip) => ip.includes(':') === (family === 'v6'));
     const fqdn = `web.${ns}.svc.${ZONE}`;
+    const srv = `_http._tcp.${fqdn}`;
     for (const name of MEMBERS) {
       const m = name === 'cluster1' ? c1 : c2;
       await awaitImport(m, ns, 'of type Headless', (x) => x.spec?.type === 'Headless', 'web');
@@ -216,13 +239,35 @@ describe('MCS DNS: clusterset.local from a real BIND fed by ExternalDNS in each 
         await expectDns(name, `A ${host}`, (p) => queryA(p, host), ipsOf(pod, 'v4'));
         await expectDns(name, `AAAA ${host}`, (p) => queryAaaa(p, host), ipsOf(pod, 'v6'));
       }
-      const srv = `_http._tcp.${fqdn}`;
       await expectDns(
         name,
         `SRV ${srv}`,
         async (p) => (await querySrv(p, srv)).map((r) => r.split(' ').slice(2).join(' ')).sort(),
         pods.map((pod) => `80 ${pod.metadata.name}.cluster1.${fqdn}`).sort(),
       );
+    }
+    // One pod goes: its A/AAAA leave the service name, its own name goes, and the SRV targets follow.
+    await c1.patch(StatefulSets, 'web', { spec: { replicas: 1 } }, { namespace: ns });
+    await eventually(
+      'one ready web pod',
+      () => readyPodIps(c1, ns, 'web'),
+      (ips) => ips['IPv4']?.length === 1,
+      WAIT_MS,
+    );
+    const kept = pods.find((p) => p.metadata.name === 'web-0');
+    const gone = pods.find((p) => p.metadata.name === 'web-1');
+    assert.ok(kept && gone, `StatefulSet pods web-0 and web-1, got ${pods.map((p) => p.metadata.name)}`);
+    for (const name of MEMBERS) {
+      await expectDns(name, `A ${fqdn} after scale-down`, (p) => queryA(p, fqdn), ipsOf(kept, 'v4'));
+      await expectDns(name, `AAAA ${fqdn} after scale-down`, (p) => queryAaaa(p, fqdn), ipsOf(kept, 'v6'));
+      await expectDns(
+        name,
+        `SRV ${srv} after scale-down`,
+        async (p) => (await querySrv(p, srv)).map((r) => r.split(' ').slice(2).join(' ')),
+        [`80 web-0.cluster1.${fqdn}`],
+      );
+      const goneHost = `web-1.cluster1.${fqdn}`;
+      await expectDns(name, `NXDOMAIN for ${goneHost}`, (p) => queryRcode(p, goneHost, 'A'), 'NXDOMAIN');
     }
     // No ready endpoints: the name does not exist (spec §2.4), it is not an empty answer.
     await c1.patch(StatefulSets, 'web', { spec: { replicas: 0 } }, { namespace: ns });
@@ -241,6 +286,9 @@ describe('MCS DNS: clusterset.local from a real BIND fed by ExternalDNS in each 
         (p) => queryRcode(p, fqdn, 'A'),
         'NXDOMAIN',
       );
+      await expectDns(name, `NXDOMAIN for SRV ${srv}`, (p) => queryRcode(p, srv, 'SRV'), 'NXDOMAIN');
+      const host = `web-0.cluster1.${fqdn}`;
+      await expectDns(name, `NXDOMAIN for ${host}`, (p) => queryRcode(p, host, 'A'), 'NXDOMAIN');
     }
     const exp = await c1.get<
       KubeObject & { status?: { conditions?: Array<{ type: string; status: string }> } }

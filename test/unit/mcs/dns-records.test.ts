@@ -220,11 +220,11 @@ describe('endpointHostname (§2.1: the hostname field, else a unique system-assi
 });
 
 describe('dnsVersionRecord (§2.2)', () => {
-  test('dns-version.<zone> TXT 1.0.0, unquoted as ExternalDNS rfc2136 reads TXT back', () => {
+  test('dns-version.<zone> TXT "1.0.0", quoted as PowerDNS (ExternalDNS pdns) stores and returns TXT', () => {
     assert.deepEqual(dnsVersionRecord(), {
       dnsName: 'dns-version.clusterset.local',
       recordType: 'TXT',
-      targets: ['1.0.0'],
+      targets: ['"1.0.0"'],
       recordTTL: 28800,
     });
     assert.equal(dnsVersionRecord('example.org').dnsName, 'dns-version.example.org');
