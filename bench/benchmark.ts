@@ -88,6 +88,11 @@ export interface BenchOptions {
   cpuProfDir?: string;
   /** Give up on one wait (a propagation, a cleanup) after this long. */
   timeoutSeconds: number;
+  /**
+   * Time between the host write scrapes that decide it settled (two quiet ones in a row); 5 s by default. The
+   * smoke test's tiny N settles within a second, and twelve settles at 5 s made up most of its run.
+   */
+  settleIntervalMs?: number;
   /** Where logs and state go (a temp dir by default, removed unless keep). */
   dir?: string;
   keep?: boolean;
@@ -545,7 +550,7 @@ async function measureSystem(bench: Bench, sys: SystemUnderTest): Promise<System
       `update latency with N federated: p50 ${updateLoaded.p50Ms.toFixed(0)} ms, p99 ${updateLoaded.p99Ms.toFixed(0)} ms`,
     );
 
-    await settle(host, sys.frontEnd, log, Math.min(timeoutMs, 180_000));
+    await settle(host, sys.frontEnd, log, Math.min(timeoutMs, 180_000), opts.settleIntervalMs);
     const idle = await idleWindow(bench, controller, sys.frontEnd, log);
     const result: SystemResult = {
       system: sys.id,
@@ -686,7 +691,7 @@ async function coldPropagation(
   log(
     `${kind.id}: ${arrived}/${expected} propagated in ${seconds.toFixed(2)} s (${(expected / seconds).toFixed(0)}/s)`,
   );
-  await settle(host, frontEnd, log, Math.min(bench.timeoutMs, 180_000));
+  await settle(host, frontEnd, log, Math.min(bench.timeoutMs, 180_000), bench.opts.settleIntervalMs);
   const hostWrites = countsBetween(
     writesBefore,
     await scrapeWritesByVerb(host),
@@ -779,13 +784,14 @@ async function settle(
   frontEnd: FrontEnd,
   log: (m: string) => void,
   timeoutMs: number,
+  intervalMs = 5000,
 ): Promise<void> {
   const ours = (r: string) => HOST_RESOURCES[frontEnd](r) || EVENTS(r);
   const deadline = Date.now() + timeoutMs;
   let prev = await scrapeWrites(host);
   let quiet = 0;
   while (quiet < 2 && Date.now() < deadline) {
-    await sleep(5000);
+    await sleep(intervalMs);
     const next = await scrapeWrites(host);
     quiet = writesBetween(prev, next, ours) === 0 ? quiet + 1 : 0;
     prev = next;

@@ -30,6 +30,7 @@ describe('benchmark smoke run (every system and the ceiling, tiny N)', () => {
       updateSamples: 2,
       ceilingConcurrency: [2, 8],
       timeoutSeconds: 180,
+      settleIntervalMs: 1000,
       log: () => {},
     });
 
