@@ -127,7 +127,10 @@ export class McsController implements Runnable {
             this.#activate();
             enqueue(objectKeyOf(o));
           },
-          onCacheSynced: () => this.#enqueueAll(),
+          onCacheSynced: (cluster) => {
+            this.#enqueueAll();
+            void this.#lookForLeftovers(cluster);
+          },
           onClusterChange: (cluster, ready) => {
             this.#clusterChanged(cluster, ready);
             this.#enqueueAll();
@@ -195,6 +198,35 @@ export class McsController implements Runnable {
           },
         ),
       );
+    }
+  }
+
+  /**
+   * Idle (no ServiceExport seen), the controller still owes the removal of imports left from before it ran,
+   * e.g. the last export deleted while no controller manager was up: one LIST of managed ServiceImports in
+   * each member whose ServiceExports load, and their services reconciled if any are ours.
+   */
+  async #lookForLeftovers(cluster: string): Promise<void> {
+    if (this.#facts || this.#exports?.state(cluster).kind !== 'synced') return;
+    try {
+      const list = await this.#opts.members.registry
+        .clientFor(cluster)
+        .list(ServiceImportType, { labelSelector: `${MANAGED_LABEL}=true` });
+      const keys = list.items
+        .map((i) => serviceKeyOfOwnerId(i.metadata.annotations?.[OWNER_ANNOTATION]))
+        .filter((k): k is string => k !== undefined);
+      if (keys.length === 0 || this.#facts) return;
+      this.#log.info(
+        { cluster, services: keys },
+        'imports left from before: starting the multi-cluster services caches',
+      );
+      this.#activate();
+      for (const key of keys) {
+        this.#known.add(key);
+        this.#enqueue?.(key);
+      }
+    } catch (e) {
+      this.#log.debug({ cluster, err: errorMessage(e) }, 'cannot look for ServiceImports left from before');
     }
   }
 
