@@ -186,6 +186,10 @@ describe('MCS DNS: clusterset.local from a real PowerDNS fed by ExternalDNS in e
           'NXDOMAIN',
         );
       }
+      // The schema record stays with nothing imported (released, not deleted): §2.2 wants it regardless.
+      await expectDns(m, 'the schema version after unexport', (p) => queryTxt(p, `dns-version.${ZONE}`), [
+        '1.0.0',
+      ]);
     }
   });
 

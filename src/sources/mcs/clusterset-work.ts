@@ -1,5 +1,7 @@
 // The two clusterset-wide Works (pure): the DNS schema record `dns-version.clusterset.local TXT "1.0.0"` in
-// every member that publishes DNSEndpoints, while some service is imported; and per member the About API
+// every member that publishes DNSEndpoints, written once some service is imported and then kept (released, never
+// deleted: specification.md §2.2 wants it whether or not services are exported, and an idle control plane
+// writes nothing to members); and per member the About API
 // ClusterProperties that name its cluster id and clusterset, where the member has not named them itself.
 
 import { API_VERSION as ABOUT_API_VERSION, CLUSTER_PROPERTY_KIND } from '../../api/about/v1alpha1/index.ts';
@@ -40,6 +42,8 @@ export function dnsVersionWork(
       ]),
     ),
     adopt: false,
+    // Released rather than deleted when no service is imported any more; taken back (adopted) when one is.
+    keep: () => true,
     event,
   };
 }

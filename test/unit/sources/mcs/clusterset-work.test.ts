@@ -19,13 +19,14 @@ describe('dnsVersionWork', () => {
       spec?: { endpoints?: Array<{ dnsName: string; recordType: string; targets: string[] }> };
     };
     assert.equal(obj.spec?.endpoints?.[0]?.dnsName, 'dns-version.clusterset.local');
-    assert.deepEqual(obj.spec?.endpoints?.[0]?.targets, ['1.0.0']);
+    assert.deepEqual(obj.spec?.endpoints?.[0]?.targets, ['"1.0.0"']);
   });
 
-  test('no member given: the record is removed everywhere (still looked at)', () => {
+  test('no member given: the record is released, never deleted (still looked at)', () => {
     const w = dnsVersionWork(new Map(), noop);
     assert.equal(w.clusters.size, 0);
     assert.equal(w.objects.length, 1);
+    assert.equal(w.keep?.('a', { metadata: { name: 'mcs-dns-version' } } as KubeObject), true);
   });
 });
 
