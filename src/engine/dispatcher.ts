@@ -28,6 +28,7 @@ import {
   emptyWorkOutcome,
   type ObjectRef,
   refKey,
+  sameRef,
   type Work,
   type WorkOutcome,
   type WorkOwner,
@@ -454,15 +455,6 @@ function cacheView(
     default:
       return { unavailable: state.message };
   }
-}
-
-function sameRef(a: ObjectRef, b: ObjectRef): boolean {
-  return (
-    a.type.group === b.type.group &&
-    a.type.plural === b.type.plural &&
-    (a.namespace ?? '') === (b.namespace ?? '') &&
-    a.name === b.name
-  );
 }
 
 /** Every object to look at in one cluster: the owner's whole inventory, then anything desired beyond it. */

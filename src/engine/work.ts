@@ -114,6 +114,16 @@ export function refKey(ref: { type: ResourceType; namespace?: string; name: stri
   return ref.type.namespaced && ref.namespace ? `${ref.namespace}/${ref.name}` : ref.name;
 }
 
+/** The same member object: same type (group and plural), namespace and name. */
+export function sameRef(a: ObjectRef, b: ObjectRef): boolean {
+  return (
+    a.type.group === b.type.group &&
+    a.type.plural === b.type.plural &&
+    (a.namespace ?? '') === (b.namespace ?? '') &&
+    a.name === b.name
+  );
+}
+
 export function emptyWorkOutcome(): WorkOutcome {
   return { clusters: new Map(), pending: false, written: false };
 }

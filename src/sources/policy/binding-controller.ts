@@ -24,6 +24,7 @@ import {
   type ObjectRef,
   RenderError,
   refKey,
+  sameRef,
   type Work,
   type WorkOutcome,
   type WorkOwner,
@@ -606,15 +607,6 @@ function previousDependencies(b: BindingObject): DependencyRef[] {
 
 function depKey(kind: TemplateKind, obj: { metadata: { namespace?: string; name?: string } }): string {
   return `${kindKey(kind)}|${obj.metadata.namespace ?? ''}|${obj.metadata.name ?? ''}`;
-}
-
-function sameRef(a: ObjectRef, b: ObjectRef): boolean {
-  return (
-    a.type.group === b.type.group &&
-    a.type.plural === b.type.plural &&
-    a.namespace === b.namespace &&
-    a.name === b.name
-  );
 }
 
 function sameDep(a: DependencyRef, b: DependencyRef): boolean {
