@@ -65,9 +65,15 @@ export interface ServiceDnsInput {
  *
  * Headless (§2.4): A/AAAA `<svc>.<ns>.svc.<zone>` → every ready endpoint address, and
  * `<hostname>.<clusterid>.<svc>.<ns>.svc.<zone>` → each ready endpoint's addresses; SRV per named port ×
- * ready endpoint targeting the endpoint's name with the port its cluster serves it on (the slice port of that
- * name). No ready endpoint anywhere: no record at all, so the name is NXDOMAIN (§2.4.1). No
- * `<clusterid>.<svc>...` name (§2.4.4).
+ * ready endpoint targeting the endpoint's name with the Service's port number (§2.4.2: "port in the Service
+ * with name <port> and number <port-number>"; the conformance suite expects the Service port too), for the
+ * ports that endpoint's cluster serves (its slice has a port of that name). No ready endpoint anywhere: no
+ * record at all, so the name is NXDOMAIN (§2.4.1). No `<clusterid>.<svc>...` name (§2.4.4).
+ *
+ * Both types also get SRV at the bare `<svc>.<ns>.svc.<zone>` with the union of the per-port targets (one per
+ * distinct port and target, so tcp/42 and udp/42 give one): the conformance suite (clusterip_service_dns.go,
+ * headless_service_dns.go) queries `nslookup -type=SRV <svc>.<ns>.svc.clusterset.local` and expects one record
+ * per port (ClusterSetIP) or per endpoint (Headless) there, as cluster.local's CoreDNS answers.
  */
 export function serviceDnsRecords(input: ServiceDnsInput): DnsRecord[] {
   const zone = (input.zone ?? CLUSTERSET_ZONE).replace(/\.$/, '');
@@ -82,7 +88,8 @@ export function serviceDnsRecords(input: ServiceDnsInput): DnsRecord[] {
       if (type !== undefined) records.add(service, type, ip);
     }
     if (records.size > 0) {
-      for (const port of named) records.add(srvName(port, service), 'SRV', srvTarget(port.port, service));
+      for (const port of named)
+        addSrv(records, srvName(port, service), service, srvTarget(port.port, service));
     }
     return records.list(ttl);
   }
@@ -102,11 +109,11 @@ export function serviceDnsRecords(input: ServiceDnsInput): DnsRecord[] {
         // An SRV target must resolve: only endpoints whose own name got an address are targets.
         if (!addressed) continue;
         for (const port of named) {
-          const served = group.ports.find(
+          const served = group.ports.some(
             (p) => p.name === port.name && (p.protocol ?? 'TCP') === (port.protocol ?? 'TCP'),
           );
-          if (served === undefined) continue;
-          records.add(srvName(port, service), 'SRV', srvTarget(served.port ?? port.port, endpointName));
+          if (!served) continue;
+          addSrv(records, srvName(port, service), service, srvTarget(port.port, endpointName));
         }
       }
     }
@@ -162,19 +169,22 @@ export function dnsEndpointObject(input: DnsEndpointInput): KubeObject {
 
 /**
  * `<hostname>` of §2.1: "in order of precedence, a) the value of the endpoint's hostname field, or b) a
- * unique, system-assigned identifier for the endpoint" (the spec expects that to be the pod name often).
- * The pod name is unique among the service's endpoints in its cluster, and the cluster id follows it in the
- * name, so it qualifies when it is a DNS label (pod names may hold dots); otherwise the endpoint's first
- * address, with dashes (IPv6 written out in full, so it never starts or ends with one).
+ * unique, system-assigned identifier for the endpoint". That id is the endpoint's first address with dashes,
+ * as the conformance suite expects it (headless_service_dns.go, awaitK8sEndpoints: `.` → `-` for IPv4, `:` →
+ * `-` for IPv6 as written, so fd00::1 is fd00--1), and as cluster.local's CoreDNS names endpoints without a
+ * hostname. An IPv6 address whose dashed form is no DNS label (::1, a zone index, an embedded IPv4 tail) is
+ * written out in full instead. The pod name is not used: the suite would not find it.
  */
 export function endpointHostname(endpoint: ImportedEndpoint): string {
   if (endpoint.hostname !== undefined && isDnsLabel(endpoint.hostname)) return endpoint.hostname;
-  if (endpoint.podName !== undefined && isDnsLabel(endpoint.podName)) return endpoint.podName;
   return addressId(endpoint.addresses[0] ?? '');
 }
 
 function addressId(address: string): string {
-  if (isIPv6(address)) return expandIPv6(address).join('-');
+  if (isIPv6(address)) {
+    const dashed = address.toLowerCase().replaceAll(':', '-');
+    return isDnsLabel(dashed) ? dashed : expandIPv6(address).join('-');
+  }
   return address.toLowerCase().replace(/[^a-z0-9]+/g, '-');
 }
 
@@ -205,6 +215,11 @@ function addressRecordType(address: string): 'A' | 'AAAA' | undefined {
 
 function srvName(port: ServicePort, service: string): string {
   return `_${port.name}._${(port.protocol ?? 'TCP').toLowerCase()}.${service}`;
+}
+
+/** An SRV target at its `_<port>._<proto>` name and at the bare service name (see serviceDnsRecords). */
+function addSrv(records: RecordSet, portName: string, service: string, target: string): void {
+  if (records.add(portName, 'SRV', target)) records.add(service, 'SRV', target);
 }
 
 function srvTarget(port: number, target: string): string {

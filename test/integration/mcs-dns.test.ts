@@ -23,9 +23,11 @@ import {
   awaitImport,
   condition,
   createNamespace,
+  Deployments,
   DUAL_STACK_SERVICE_RANGE,
   deleteAndWait,
   dualStackNodes,
+  helloDeployment,
   helloExport,
   helloService,
   type PodObject,
@@ -33,6 +35,8 @@ import {
   Services,
   StatefulSets,
   startMcs,
+  TCP_42,
+  UDP_42,
 } from './mcs-fixtures.ts';
 
 /*
@@ -121,7 +125,7 @@ describe('MCS DNS: clusterset.local from a real PowerDNS fed by ExternalDNS in e
     }
   }
 
-  test('ClusterSetIP: A and AAAA are the member’s ServiceImport ips, SRV per named port, no per-cluster names; dns-version TXT "1.0.0"; idle syncs rewrite nothing; all gone after unexport', async () => {
+  test('ClusterSetIP: A and AAAA are the member’s ServiceImport ips, SRV per named port and at the bare name, no per-cluster names; dns-version TXT "1.0.0"; idle syncs rewrite nothing; all gone after unexport', async () => {
     const ns = 'mcs-dns';
     for (const m of [c1, c2]) await createNamespace(m, ns);
     await c1.create(Services, helloService(ns));
@@ -147,6 +151,14 @@ describe('MCS DNS: clusterset.local from a real PowerDNS fed by ExternalDNS in e
           [`42 ${fqdn}`],
         );
       }
+      // The conformance suite asks the bare name (nslookup -type=SRV hello.<ns>.svc.clusterset.local) and
+      // expects exactly one record: tcp/42 and udp/42 give the same target.
+      await expectDns(
+        name,
+        `SRV ${fqdn}`,
+        async (p) => (await querySrv(p, fqdn)).map((r) => r.split(' ').slice(2).join(' ')),
+        [`42 ${fqdn}`],
+      );
       // The spec forbids per-cluster names for ClusterSetIP services.
       for (const id of ['cluster1', 'cluster2']) {
         assert.deepEqual(await queryA(port(name), `${id}.${fqdn}`), [], `${name}: no ${id}.${fqdn}`);
@@ -175,6 +187,7 @@ describe('MCS DNS: clusterset.local from a real PowerDNS fed by ExternalDNS in e
         const srv = `_${portName}._${portName}.${fqdn}`;
         await expectDns(m, `no SRV ${srv} after unexport`, (p) => querySrv(p, srv), []);
       }
+      await expectDns(m, `no SRV ${fqdn} after unexport`, (p) => querySrv(p, fqdn), []);
       await expectDns(m, `NXDOMAIN for ${fqdn} after unexport`, (p) => queryRcode(p, fqdn, 'A'), 'NXDOMAIN');
       // The SRV records go too (what the rfc2136 provider never did): the name would otherwise stay an empty
       // non-terminal, NODATA rather than NXDOMAIN, with SRV targets pointing at a name that is gone.
@@ -193,7 +206,7 @@ describe('MCS DNS: clusterset.local from a real PowerDNS fed by ExternalDNS in e
     }
   });
 
-  test('Headless: A/AAAA per ready endpoint, <hostname>.<clusterid> names, SRV to them; NXDOMAIN without ready endpoints', async () => {
+  test('Headless: A/AAAA per ready endpoint, <hostname>.<clusterid> names, SRV to them (also at the bare name); NXDOMAIN without ready endpoints', async () => {
     const ns = 'mcs-dns-headless';
     for (const m of [c1, c2]) await createNamespace(m, ns);
     await c1.create(
@@ -249,6 +262,13 @@ describe('MCS DNS: clusterset.local from a real PowerDNS fed by ExternalDNS in e
         async (p) => (await querySrv(p, srv)).map((r) => r.split(' ').slice(2).join(' ')).sort(),
         pods.map((pod) => `80 ${pod.metadata.name}.cluster1.${fqdn}`).sort(),
       );
+      // The conformance suite's query: one record per endpoint at the bare name, the Service port.
+      await expectDns(
+        name,
+        `SRV ${fqdn}`,
+        async (p) => (await querySrv(p, fqdn)).map((r) => r.split(' ').slice(2).join(' ')).sort(),
+        pods.map((pod) => `80 ${pod.metadata.name}.cluster1.${fqdn}`).sort(),
+      );
     }
     // One pod goes: its A/AAAA leave the service name, its own name goes, and the SRV targets follow.
     await c1.patch(StatefulSets, 'web', { spec: { replicas: 1 } }, { namespace: ns });
@@ -268,6 +288,12 @@ describe('MCS DNS: clusterset.local from a real PowerDNS fed by ExternalDNS in e
         name,
         `SRV ${srv} after scale-down`,
         async (p) => (await querySrv(p, srv)).map((r) => r.split(' ').slice(2).join(' ')),
+        [`80 web-0.cluster1.${fqdn}`],
+      );
+      await expectDns(
+        name,
+        `SRV ${fqdn} after scale-down`,
+        async (p) => (await querySrv(p, fqdn)).map((r) => r.split(' ').slice(2).join(' ')),
         [`80 web-0.cluster1.${fqdn}`],
       );
       const goneHost = `web-1.cluster1.${fqdn}`;
@@ -291,6 +317,7 @@ describe('MCS DNS: clusterset.local from a real PowerDNS fed by ExternalDNS in e
         'NXDOMAIN',
       );
       await expectDns(name, `NXDOMAIN for SRV ${srv}`, (p) => queryRcode(p, srv, 'SRV'), 'NXDOMAIN');
+      await expectDns(name, `NXDOMAIN for SRV ${fqdn}`, (p) => queryRcode(p, fqdn, 'SRV'), 'NXDOMAIN');
       const host = `web-0.cluster1.${fqdn}`;
       await expectDns(name, `NXDOMAIN for ${host}`, (p) => queryRcode(p, host, 'A'), 'NXDOMAIN');
     }
@@ -298,5 +325,64 @@ describe('MCS DNS: clusterset.local from a real PowerDNS fed by ExternalDNS in e
       KubeObject & { status?: { conditions?: Array<{ type: string; status: string }> } }
     >(ServiceExportType, 'web', ns);
     assert.equal(condition(exp, 'Valid')?.status, 'True', 'the export itself stays valid');
+  });
+
+  test('Headless from a Deployment (no hostnames, targetPort ≠ port): endpoints named by their dashed address, SRV with the Service port', async () => {
+    const ns = 'mcs-dns-deployment';
+    for (const m of [c1, c2]) await createNamespace(m, ns);
+    await c1.create(
+      Services,
+      helloService(ns, {
+        clusterIP: 'None',
+        ports: [
+          { ...TCP_42, targetPort: 8042 },
+          { ...UDP_42, targetPort: 8042 },
+        ],
+      }),
+    );
+    await c1.create(Deployments, helloDeployment(ns, 2));
+    await eventually(
+      'two ready hello pods',
+      () => readyPodIps(c1, ns),
+      (ips) => ips['IPv4']?.length === 2 && ips['IPv6']?.length === 2,
+      WAIT_MS,
+    );
+    await c1.create(ServiceExportType, helloExport(ns));
+    const ips = await readyPodIps(c1, ns);
+    const v4 = ips['IPv4'] ?? [];
+    const v6 = ips['IPv6'] ?? [];
+    // The conformance suite's id for an endpoint without hostname (awaitK8sEndpoints): `.` or `:` → `-`.
+    const dashed = (ip: string) => ip.replaceAll(/[.:]/g, '-');
+    const fqdn = `hello.${ns}.svc.${ZONE}`;
+    const targets = [...v4, ...v6].map((ip) => `42 ${dashed(ip)}.cluster1.${fqdn}`).sort();
+    for (const name of MEMBERS) {
+      const m = name === 'cluster1' ? c1 : c2;
+      await awaitImport(m, ns, 'of type Headless', (x) => x.spec?.type === 'Headless');
+      await expectDns(name, `A ${fqdn}`, (p) => queryA(p, fqdn), v4);
+      await expectDns(name, `AAAA ${fqdn}`, (p) => queryAaaa(p, fqdn), v6);
+      for (const ip of v4) {
+        const host = `${dashed(ip)}.cluster1.${fqdn}`;
+        await expectDns(name, `A ${host}`, (p) => queryA(p, host), [ip]);
+      }
+      for (const ip of v6) {
+        const host = `${dashed(ip)}.cluster1.${fqdn}`;
+        await expectDns(name, `AAAA ${host}`, (p) => queryAaaa(p, host), [ip]);
+      }
+      // The Service port (42), not the pods' 8042 (§2.4.2; the suite checks Spec.Ports[0].Port).
+      for (const srv of [fqdn, `_tcp._tcp.${fqdn}`, `_udp._udp.${fqdn}`]) {
+        await expectDns(
+          name,
+          `SRV ${srv}`,
+          async (p) => (await querySrv(p, srv)).map((r) => r.split(' ').slice(2).join(' ')).sort(),
+          targets,
+        );
+      }
+      const pods = (await c1.list<PodObject>(CoreTypes.pods, { namespace: ns, labelSelector: 'app=hello' }))
+        .items;
+      for (const pod of pods) {
+        const byPodName = `${pod.metadata.name}.cluster1.${fqdn}`;
+        assert.equal(await queryRcode(port(name), byPodName, 'A'), 'NXDOMAIN', `${name}: no ${byPodName}`);
+      }
+    }
   });
 });

@@ -29,7 +29,7 @@ const names = (records: DnsRecord[]) => records.map((r) => `${r.dnsName} ${r.rec
 const S = 'svc.ns.svc.clusterset.local';
 
 describe('serviceDnsRecords: ClusterSetIP (§2.3)', () => {
-  test('A to the clusterset IP, SRV per named port to the service name; no SRV for the unnamed port', () => {
+  test('A to the clusterset IP, SRV per named port (and at the bare name) to the service name; none for the unnamed port', () => {
     assert.deepEqual(clusterSetIp(['10.42.42.42']), [
       {
         dnsName: '_dns._udp.svc.ns.svc.clusterset.local',
@@ -44,13 +44,25 @@ describe('serviceDnsRecords: ClusterSetIP (§2.3)', () => {
         recordTTL: 5,
       },
       { dnsName: S, recordType: 'A', targets: ['10.42.42.42'], recordTTL: 5 },
+      { dnsName: S, recordType: 'SRV', targets: [`0 100 53 ${S}.`, `0 100 80 ${S}.`], recordTTL: 5 },
     ]);
+  });
+
+  test('the bare-name SRV has one target per distinct port: tcp/42 and udp/42 give one (conformance)', () => {
+    const hello = [
+      { name: 'tcp', protocol: 'TCP', port: 42 },
+      { name: 'udp', protocol: 'UDP', port: 42 },
+    ];
+    const bare = clusterSetIp(['10.42.42.42'], { ports: hello }).find(
+      (r) => r.dnsName === S && r.recordType === 'SRV',
+    );
+    assert.deepEqual(bare?.targets, [`0 100 42 ${S}.`]);
   });
 
   test('dual-stack: both A and AAAA at the service name', () => {
     const records = clusterSetIp(['fd00::42', '10.42.42.42']);
     assert.deepEqual(
-      records.filter((r) => r.dnsName === S),
+      records.filter((r) => r.dnsName === S && r.recordType !== 'SRV'),
       [
         { dnsName: S, recordType: 'A', targets: ['10.42.42.42'], recordTTL: 5 },
         { dnsName: S, recordType: 'AAAA', targets: ['fd00::42'], recordTTL: 5 },
@@ -70,7 +82,7 @@ describe('serviceDnsRecords: ClusterSetIP (§2.3)', () => {
   });
 
   test('records follow the clusterset IP, not ready endpoints: kept with none ready, none before the IP', () => {
-    assert.equal(clusterSetIp(['10.42.42.42'], { sources: [] }).length, 3);
+    assert.equal(clusterSetIp(['10.42.42.42'], { sources: [] }).length, 4);
     assert.deepEqual(clusterSetIp([]), []);
   });
 
@@ -105,25 +117,37 @@ describe('serviceDnsRecords: Headless (§2.4)', () => {
     },
   });
 
-  test('the service name holds every ready address; each endpoint its own name; SRV per named port × endpoint', () => {
+  test('the service name holds every ready address; each endpoint its own name; SRV per named port × endpoint, with the Service port (§2.4.2), also at the bare name', () => {
     assert.deepEqual(headless([b, a]), [
       {
         dnsName: `_dns._udp.${S}`,
         recordType: 'SRV',
-        targets: [`0 100 5353 web-0.cluster-a.${S}.`, `0 100 5353 web-1.cluster-a.${S}.`],
+        targets: [`0 100 53 web-0.cluster-a.${S}.`, `0 100 53 web-1.cluster-a.${S}.`],
         recordTTL: 5,
       },
       {
         dnsName: `_http._tcp.${S}`,
         recordType: 'SRV',
         targets: [
-          `0 100 8080 web-0.cluster-a.${S}.`,
-          `0 100 8080 web-1.cluster-a.${S}.`,
-          `0 100 8081 web-0.cluster-b.${S}.`,
+          `0 100 80 web-0.cluster-a.${S}.`,
+          `0 100 80 web-0.cluster-b.${S}.`,
+          `0 100 80 web-1.cluster-a.${S}.`,
         ],
         recordTTL: 5,
       },
       { dnsName: S, recordType: 'A', targets: ['10.0.0.1', '10.0.0.2', '10.1.0.1'], recordTTL: 5 },
+      {
+        dnsName: S,
+        recordType: 'SRV',
+        targets: [
+          `0 100 53 web-0.cluster-a.${S}.`,
+          `0 100 53 web-1.cluster-a.${S}.`,
+          `0 100 80 web-0.cluster-a.${S}.`,
+          `0 100 80 web-0.cluster-b.${S}.`,
+          `0 100 80 web-1.cluster-a.${S}.`,
+        ],
+        recordTTL: 5,
+      },
       { dnsName: `web-0.cluster-a.${S}`, recordType: 'A', targets: ['10.0.0.1'], recordTTL: 5 },
       { dnsName: `web-0.cluster-b.${S}`, recordType: 'A', targets: ['10.1.0.1'], recordTTL: 5 },
       { dnsName: `web-1.cluster-a.${S}`, recordType: 'A', targets: ['10.0.0.2'], recordTTL: 5 },
@@ -132,6 +156,35 @@ describe('serviceDnsRecords: Headless (§2.4)', () => {
 
   test('the same records whatever order the sources come in', () => {
     assert.deepEqual(headless([a, b]), headless([b, a]));
+  });
+
+  test('a Deployment-like source (no hostnames, targetPort ≠ port): dashed-address names, Service port, one bare-name target per endpoint', () => {
+    const hello = [
+      { name: 'tcp', protocol: 'TCP', port: 42 },
+      { name: 'udp', protocol: 'UDP', port: 42 },
+    ];
+    const pods = source('cluster-a', {
+      IPv4: {
+        ports: [
+          { name: 'tcp', protocol: 'TCP', port: 8042 },
+          { name: 'udp', protocol: 'UDP', port: 8042 },
+        ],
+        endpoints: [
+          { addresses: ['10.244.0.52'], podName: 'hello-7d9f-abcde' },
+          { addresses: ['10.244.0.51'], podName: 'hello-7d9f-fghij' },
+        ],
+      },
+    });
+    const records = headless([pods], { ports: hello });
+    const bare = records.find((r) => r.dnsName === S && r.recordType === 'SRV');
+    assert.deepEqual(bare?.targets, [
+      `0 100 42 10-244-0-51.cluster-a.${S}.`,
+      `0 100 42 10-244-0-52.cluster-a.${S}.`,
+    ]);
+    assert.deepEqual(records.find((r) => r.dnsName === `10-244-0-52.cluster-a.${S}`)?.targets, [
+      '10.244.0.52',
+    ]);
+    assert.ok(!records.some((r) => r.dnsName.startsWith('hello-')));
   });
 
   test('no ready endpoints anywhere: no records at all, so the name is NXDOMAIN', () => {
@@ -193,29 +246,28 @@ describe('endpointHostname (§2.1: the hostname field, else a unique system-assi
       'web-0',
     );
   });
-  test('then the pod name', () => {
-    assert.equal(
-      endpointHostname({ addresses: ['10.0.0.1'], podName: 'hello-7d9f-abcde' }),
-      'hello-7d9f-abcde',
-    );
+  test('then the address with dashes, never the pod name (the conformance suite expects the address)', () => {
+    assert.equal(endpointHostname({ addresses: ['10.0.0.1'], podName: 'hello-7d9f-abcde' }), '10-0-0-1');
   });
-  test('a pod name that is no DNS label falls back to the address', () => {
-    assert.equal(endpointHostname({ addresses: ['10.0.0.1'], podName: 'a.b' }), '10-0-0-1');
+  test('a hostname that is no DNS label falls back to the address', () => {
+    assert.equal(endpointHostname({ addresses: ['10.0.0.1'], hostname: 'a.b' }), '10-0-0-1');
   });
-  test('then the address: IPv4 with dashes, IPv6 written out in full', () => {
+  test('IPv4 with dashes; IPv6 as written with dashes, in full when that is no DNS label', () => {
     assert.equal(endpointHostname({ addresses: ['10.0.0.1'] }), '10-0-0-1');
-    assert.equal(endpointHostname({ addresses: ['fd00::1'] }), 'fd00-0000-0000-0000-0000-0000-0000-0001');
+    assert.equal(endpointHostname({ addresses: ['fd00:10:244::5'] }), 'fd00-10-244--5');
+    assert.equal(endpointHostname({ addresses: ['FD00::1'] }), 'fd00--1');
     assert.equal(endpointHostname({ addresses: ['::1'] }), '0000-0000-0000-0000-0000-0000-0000-0001');
+    assert.equal(endpointHostname({ addresses: ['fe80::'] }), 'fe80-0000-0000-0000-0000-0000-0000-0000');
     assert.equal(
       endpointHostname({ addresses: ['::ffff:1.2.3.4'] }),
       '0000-0000-0000-0000-0000-ffff-0102-0304',
     );
   });
-  test('headless records use the pod name when there is no hostname', () => {
+  test('headless records use the dashed address when there is no hostname', () => {
     const s = source('cluster-a', {
       IPv4: { ports: [], endpoints: [{ addresses: ['10.0.0.1'], podName: 'hello-x' }] },
     });
-    assert.ok(headless([s], { ports: [] }).some((r) => r.dnsName === `hello-x.cluster-a.${S}`));
+    assert.ok(headless([s], { ports: [] }).some((r) => r.dnsName === `10-0-0-1.cluster-a.${S}`));
   });
 });
 
