@@ -22,7 +22,7 @@ import {
 import { type GlobalOptions, hostError, KubeconfigContext } from './context.ts';
 import type { CrdLike } from './crd-takeover.ts';
 import { CommandError } from './errors.ts';
-import { type McsCrdStep, mcsCrdsSkipReason, planMcsCrds } from './mcs-crds.ts';
+import { type McsCrdStep, mcsCrdsSkipReason, planMcsCrds, restoredMcsCrd } from './mcs-crds.ts';
 import {
   clusterPolicyRules,
   healthCheckPolicyRules,
@@ -309,10 +309,11 @@ async function readMcsCrdSteps(member: KubeClient, memberWhat: string): Promise<
 }
 
 /**
- * Creates or updates the member's MCS CRDs as planned; a created one is undone with the rest of the run. One
- * that appeared since the preflight (another installer) is left as it is.
+ * Creates or updates the member's MCS CRDs as planned; both are undone with the rest of the run (a created one
+ * deleted, an updated one put back as it was). One that appeared since the preflight (another installer) is
+ * left as it is.
  */
-async function writeMcsCrds(
+export async function writeMcsCrds(
   member: KubeClient,
   steps: readonly McsCrdStep[],
   undo: Array<() => Promise<unknown>>,
@@ -337,6 +338,11 @@ async function writeMcsCrds(
         ? new CommandError(`${what}: updating CustomResourceDefinition ${step.name}: ${e.message}`)
         : e;
     }
+    const previous = step.previous as unknown as CrdLike;
+    undo.push(async () => {
+      const current = (await member.get(CoreTypes.crds, step.name)) as unknown as CrdLike;
+      await member.update(CoreTypes.crds, restoredMcsCrd(current, previous) as unknown as KubeObject);
+    });
     log.out(`Updated ${where} (${step.changes.join(', ')})`);
   }
 }

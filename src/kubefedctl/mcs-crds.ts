@@ -12,7 +12,8 @@ export const MCS_CRD_OWNER_VALUE = 'kubefed-ts';
 
 export type McsCrdStep =
   | { action: 'create'; name: string; object: KubeObject }
-  | { action: 'update'; name: string; object: KubeObject; changes: string[] }
+  /** `previous` is the copy read before, for a failed join to put back ({@link restoredMcsCrd}). */
+  | { action: 'update'; name: string; object: KubeObject; changes: string[]; previous: KubeObject }
   /** Nothing to write; `warning` says why the member may still not be served (else the CRD is fine as it is). */
   | { action: 'keep'; name: string; reason: string; warning?: string };
 
@@ -60,6 +61,7 @@ export function planMcsCrd(existing: CrdLike | undefined, desired: CrdLike): Mcs
           name,
           object: replacementCrd(existing, desired) as unknown as KubeObject,
           changes: step.changes,
+          previous: existing as unknown as KubeObject,
         };
       case 'refuse':
         return {
@@ -97,4 +99,27 @@ export function mcsCrdsSkipReason(join: {
 /** The steps for every MCS CRD, given what the member has (by CRD name). */
 export function planMcsCrds(existing: ReadonlyMap<string, CrdLike>): McsCrdStep[] {
   return labelledMcsCrds().map((desired) => planMcsCrd(existing.get(desired.metadata.name ?? ''), desired));
+}
+
+/**
+ * What a failed join PUTs over a CRD it updated: the previous spec, labels and annotations on the current
+ * metadata (its resourceVersion). A version the API server has meanwhile stored objects in cannot leave the
+ * spec (the server refuses, and those objects would be unreadable): it stays, served as it is, not storage.
+ */
+export function restoredMcsCrd(current: CrdLike, previous: CrdLike): CrdLike {
+  const versions = [...previous.spec.versions];
+  for (const stored of current.status?.storedVersions ?? []) {
+    if (versions.some((v) => v.name === stored)) continue;
+    const kept = current.spec.versions.find((v) => v.name === stored);
+    if (kept) versions.push({ ...kept, storage: false });
+  }
+  const { labels, annotations } = previous.metadata;
+  const metadata = { ...current.metadata };
+  delete metadata.labels;
+  delete metadata.annotations;
+  return {
+    ...current,
+    metadata: { ...metadata, ...(labels ? { labels } : {}), ...(annotations ? { annotations } : {}) },
+    spec: { ...previous.spec, versions },
+  };
 }

@@ -99,10 +99,22 @@ describe('MCS DNS: clusterset.local from a real PowerDNS fed by ExternalDNS in e
     }
   });
   after(async () => {
-    for (const d of Object.values(dns)) await d.externalDns.stop();
-    for (const s of servers) await s.stop();
-    await cm?.process.stop();
-    await fed?.stop();
+    // Every process is stopped whichever stop fails (the apiservers last); the first failure is reported.
+    const stops: Array<() => Promise<unknown> | undefined> = [
+      ...Object.values(dns).map((d) => () => d.externalDns.stop()),
+      ...servers.map((s) => () => s.stop()),
+      () => cm?.process.stop(),
+      () => fed?.stop(),
+    ];
+    const failures: unknown[] = [];
+    for (const stop of stops) {
+      try {
+        await stop();
+      } catch (e) {
+        failures.push(e);
+      }
+    }
+    if (failures.length > 0) throw failures[0];
   });
 
   const port = (member: string) => (dns[member] as MemberDns).pdns.port;

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import {
@@ -40,6 +41,7 @@ import {
   DUAL_STACK_SERVICE_RANGE,
   deleteAndWait,
   dualStackNodes,
+  EndpointSlices,
   getImport,
   helloDeployment,
   helloExport,
@@ -127,8 +129,12 @@ describe('Multi-Cluster Services (KEP-1645) on kwok members: conformance specs 1
     ];
   });
   after(async () => {
-    await cm?.process.stop();
-    await fed?.stop();
+    // A controller manager that fails to stop must not leave the apiservers running.
+    try {
+      await cm?.process.stop();
+    } finally {
+      await fed?.stop();
+    }
   });
 
   /** A namespace in the given members, the hello Service (and optionally pods) where asked. */
@@ -673,21 +679,42 @@ describe('Multi-Cluster Services (KEP-1645) on kwok members: conformance specs 1
     });
     const ns = 'mcs-restart';
     await namespaceIn(ns, [c1]);
+    const exported = [
+      ...new Set(
+        (await Promise.all(members.map((m) => m.list(ServiceExportType)))).flatMap((l) =>
+          l.items.map((x) => `${x.metadata.namespace}/${x.metadata.name}`),
+        ),
+      ),
+    ].sort();
+    assert.ok(exported.length > 0, 'exports to reconcile after the restart');
+    const restartLog = join(fed.dir, 'kubefed-controller-manager-2.log');
     const beforeRestart = await Promise.all(members.map((m) => apiserverWrites(m)));
+    const slicesBeforeRestart = await Promise.all(members.map((m) => mcsSliceVersions(m)));
     await cm.process.stop();
     cm = await startKubefedControllerManager({
       kubeconfig: fed.kubeconfigPath,
       context: 'host',
       namespace: NS,
-      logFile: join(fed.dir, 'kubefed-controller-manager-2.log'),
+      logFile: restartLog,
       args: [
         '--member-deletion-timeout=8s',
         `--mcs-endpoint-lease=${MEMBER_LEASE}`,
         `--clusterset-name=${CLUSTERSET}`,
       ],
+      // The per-service debug line is the evidence that its first pass looked at every export.
+      env: { LOG_LEVEL: 'debug' },
     });
-    // Long enough for the new process's first full sync; a new export then shows it is working.
-    await new Promise((r) => setTimeout(r, 10_000));
+    await eventually(
+      'the restarted controller manager to have reconciled every exported service with all members loaded',
+      async () => {
+        const seen = await reconciledServices(restartLog);
+        return exported.filter((k) => !seen.has(k));
+      },
+      (missing) => missing.length === 0,
+      90_000,
+    );
+    // Its writes, if any, follow the reconcile line at once; a window longer than a dispatch catches them.
+    await new Promise((r) => setTimeout(r, 5_000));
     const afterRestart = await Promise.all(members.map((m) => apiserverWrites(m)));
     members.forEach((m, i) => {
       assert.deepEqual(
@@ -700,10 +727,48 @@ describe('Multi-Cluster Services (KEP-1645) on kwok members: conformance specs 1
         `${m.name}: writes after a restart with nothing changed`,
       );
     });
+    // EndpointSlices are left out of the counts (the members' own endpoint controllers write theirs): the
+    // MCS slices must be the very same objects.
+    const slicesAfterRestart = await Promise.all(members.map((m) => mcsSliceVersions(m)));
+    members.forEach((m, i) => {
+      assert.deepEqual(
+        slicesAfterRestart[i],
+        slicesBeforeRestart[i],
+        `${m.name}: MCS slices written after a restart`,
+      );
+    });
     await c1.create(Services, helloService(ns));
     await c1.create(ServiceExportType, helloExport(ns));
     await awaitImport(c1, ns, 'from the restarted controller', (x) => (x.spec?.ips?.length ?? 0) === 2);
   });
+
+  /** Every MCS EndpointSlice of a member (`ns/name`) with its uid and resourceVersion: any write changes them. */
+  async function mcsSliceVersions(m: KubeClient): Promise<Record<string, string>> {
+    const list = await m.list<SliceObject>(EndpointSlices, {
+      labelSelector: `endpointslice.kubernetes.io/managed-by=${MANAGED_BY}`,
+    });
+    return Object.fromEntries(
+      list.items.map((s) => [
+        `${s.metadata.namespace}/${s.metadata.name}`,
+        `${s.metadata.uid} ${s.metadata.resourceVersion}`,
+      ]),
+    );
+  }
+
+  /** The services a controller manager's log says the MCS controller reconciled (its debug line per pass). */
+  async function reconciledServices(logFile: string): Promise<Set<string>> {
+    const seen = new Set<string>();
+    for (const line of (await readFile(logFile, 'utf8')).split('\n')) {
+      if (!line.includes('reconciling multi-cluster service')) continue;
+      try {
+        const entry = JSON.parse(line) as { msg?: string; service?: string };
+        if (entry.msg === 'reconciling multi-cluster service' && entry.service) seen.add(entry.service);
+      } catch {
+        // A line still being written.
+      }
+    }
+    return seen;
+  }
 
   async function slicesOf(m: KubeClient): Promise<number> {
     return (await mcsSlices(m, 'mcs-eps')).length;

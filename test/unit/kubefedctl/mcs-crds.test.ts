@@ -9,6 +9,7 @@ import {
   mcsCrdsSkipReason,
   planMcsCrd,
   planMcsCrds,
+  restoredMcsCrd,
 } from '../../../src/kubefedctl/mcs-crds.ts';
 
 const SVCEX = 'serviceexports.multicluster.x-k8s.io';
@@ -131,5 +132,59 @@ describe('join: the member MCS CRDs', () => {
     assert.equal(mcsCrdsSkipReason({ scopedRbac: false, scope: 'Cluster' }), undefined);
     assert.match(mcsCrdsSkipReason({ scopedRbac: true, scope: 'Cluster' }) ?? '', /--scoped-rbac/);
     assert.match(mcsCrdsSkipReason({ scopedRbac: false, scope: 'Namespaced' }) ?? '', /namespaced/);
+  });
+});
+
+describe('join: a failed join puts back the MCS CRDs it updated', () => {
+  /** kubefed-ts's older copy: no printer columns, someone's annotation, a resourceVersion. */
+  const older = (): CrdLike => {
+    const old = installed(SVCEX);
+    old.metadata = { ...old.metadata, annotations: { 'someone/else': 'x' } };
+    (old.metadata as Record<string, unknown>).resourceVersion = '42';
+    for (const v of old.spec.versions as unknown as Array<Record<string, unknown>>)
+      delete v.additionalPrinterColumns;
+    return old;
+  };
+
+  test('the update step carries the copy it replaces', () => {
+    const old = older();
+    const step = planMcsCrd(old, desired(SVCEX));
+    assert.equal(step.action, 'update');
+    if (step.action === 'update') assert.deepEqual(step.previous, old);
+  });
+
+  test('the previous spec, labels and annotations, on the current resourceVersion', () => {
+    const old = older();
+    const step = planMcsCrd(old, desired(SVCEX));
+    assert.equal(step.action, 'update');
+    if (step.action !== 'update') return;
+    const current = structuredClone(step.object) as unknown as CrdLike;
+    (current.metadata as Record<string, unknown>).resourceVersion = '43';
+    current.metadata.labels = { ...current.metadata.labels, 'added/by': 'someone' };
+    const restored = restoredMcsCrd(current, old);
+    assert.deepEqual(restored.spec, old.spec);
+    assert.deepEqual(restored.metadata.labels, old.metadata.labels);
+    assert.deepEqual(restored.metadata.annotations, { 'someone/else': 'x' });
+    assert.equal((restored.metadata as Record<string, unknown>).resourceVersion, '43');
+  });
+
+  test('a version objects were stored in meanwhile stays in the spec, served but not storage', () => {
+    const old = older();
+    old.spec.versions = old.spec.versions.filter((v) => v.name === 'v1alpha1');
+    const [only] = old.spec.versions;
+    if (only) only.storage = true;
+    old.status = { storedVersions: ['v1alpha1'] };
+    const current = {
+      ...structuredClone(desired(SVCEX)),
+      status: { storedVersions: ['v1alpha1', 'v1beta1'] },
+    };
+    const restored = restoredMcsCrd(current, old);
+    assert.deepEqual(
+      restored.spec.versions.map((v) => [v.name, v.served, v.storage]),
+      [
+        ['v1alpha1', true, true],
+        ['v1beta1', true, false],
+      ],
+    );
   });
 });
