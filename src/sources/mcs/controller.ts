@@ -311,6 +311,8 @@ export class McsController implements Runnable {
     const remembered = this.#lastSources.get(key) ?? new Map<string, SourceEndpoints>();
     /** Absent members (not ready, loading) of which nothing was ever seen, during the first lease. */
     const unseen: string[] = [];
+    /** An absent member's export whose Service was never loaded: it cannot be judged, so nothing is changed. */
+    let unjudged = false;
     let leaseRecheck: number | undefined;
     let startRecheck: number | undefined;
     for (const cluster of participants) {
@@ -335,14 +337,26 @@ export class McsController implements Runnable {
         }
         leaseRecheck = Math.min(leaseRecheck ?? left, left);
         const clusterId = this.#clusterId(cluster, false);
-        exportFacts.push({
-          cluster,
-          clusterId,
-          export: exp,
-          service: facts.services.lastSeen(cluster, key) as ServiceObject | undefined,
-        });
-        const kept = remembered.get(cluster);
-        endpoints.set(cluster, kept ?? { clusterId, byAddressType: new Map() });
+        const service = facts.services.lastSeen(cluster, key) as ServiceObject | undefined;
+        exportFacts.push({ cluster, clusterId, export: exp, service });
+        // A loaded slices cache of a loading member is as good as a ready one's.
+        const source =
+          facts.slices.state(cluster).kind === 'synced'
+            ? sourceEndpoints(clusterId, name, this.#sourceSlices(cluster, namespace, name))
+            : remembered.get(cluster);
+        if (source) remembered.set(cluster, source);
+        endpoints.set(cluster, source ?? { clusterId, byAddressType: new Map() });
+        // After a (re)start a loading member may have shown nothing yet: no Service, no endpoints, no id.
+        const unknown = (c: MemberCache, k: string) =>
+          c.state(cluster).kind !== 'synced' && c.lastSeen(cluster, k) === undefined;
+        if (
+          loading.includes(cluster) &&
+          (unknown(facts.services, key) ||
+            source === undefined ||
+            (unknown(facts.properties, CLUSTER_ID_PROPERTY) &&
+              unknown(facts.properties, LEGACY_CLUSTER_ID_PROPERTY)))
+        )
+          unjudged = true;
         continue;
       }
       const exp = this.#exports?.get(cluster, key) as ServiceExportObject | undefined;
@@ -394,12 +408,13 @@ export class McsController implements Runnable {
         derivedTaken: taken !== undefined && ownershipOf(taken, owner).kind !== 'ours',
       });
     }
-    // Members whose objects stay as they are: loading ones; all of them while a member not seen since the
-    // start is named by a ServiceImport (it likely still exports the service: do not delete, nor re-create
-    // with new IPs, until its lease ends).
+    // Members whose objects stay as they are: loading ones; all of them while an absent member's export cannot
+    // be judged (its Service never loaded), or while a member not seen since the start is named by a
+    // ServiceImport (it likely still exports the service: do not delete, nor re-create with new IPs, until
+    // its lease ends).
     const kept = new Map<string, KeptFacts>();
     for (const cluster of loading) kept.set(cluster, { live: liveIn(cluster) });
-    const holdAll = unseen.length > 0 && this.#importNames(registryReady, key, unseen);
+    const holdAll = unjudged || (unseen.length > 0 && this.#importNames(registryReady, key, unseen));
     if (holdAll) {
       for (const cluster of consumers.keys()) kept.set(cluster, { live: liveIn(cluster) });
       consumers.clear();
@@ -432,6 +447,14 @@ export class McsController implements Runnable {
     // Statuses: every export (valid or not) in ready members, the import in each consumer.
     const importRef = fixedRefs(namespace, name)[0] as ObjectRef;
     const importOutcomes = new Map<string, ImportOutcome>();
+    // A loading member keeps what it holds: it counts as imported there if it has the import. Whether it
+    // does is unknown while its ServiceImports load (briefly): the exports' Ready waits rather than flap.
+    let importsUnknown = false;
+    for (const [cluster, k] of kept) {
+      if (consumers.has(cluster) || facts.namespaces.lastSeen(cluster, namespace) === undefined) continue;
+      if (this.#managedView(ServiceImportType, cluster) !== 'synced') importsUnknown = true;
+      importOutcomes.set(cluster, k.live(importRef) ? { kind: 'ok' } : { kind: 'pending' });
+    }
     const derivedOutcomes = new Map<string, ImportOutcome>();
     for (const cluster of consumers.keys()) {
       importOutcomes.set(cluster, importOutcomeOf(outcome, cluster, importRef));
@@ -440,7 +463,7 @@ export class McsController implements Runnable {
     }
     const stamp = conditionTimestamp(new Date(now));
     const writes: Array<Promise<boolean>> = [];
-    for (const f of holdAll ? [] : exportFacts) {
+    for (const f of holdAll || importsUnknown ? [] : exportFacts) {
       if (!ready.includes(f.cluster)) continue;
       const validity = resolution.validity.get(f.cluster);
       if (!validity) continue;
