@@ -328,8 +328,9 @@ export class McsController implements Runnable {
         }
         const exp = this.#exports?.lastSeen(cluster, key) as ServiceExportObject | undefined;
         if (!exp) {
+          // Seen with its exports loaded and none of this service: it does not export it.
           const startLeft = this.#startedAt + this.#opts.endpointLeaseMs - now;
-          if (startLeft > 0) {
+          if (startLeft > 0 && this.#exports?.state(cluster).kind !== 'synced') {
             unseen.push(this.#clusterId(cluster, false));
             startRecheck = startLeft;
           }
