@@ -20,9 +20,14 @@ export interface DerivedServiceInput {
 
 /**
  * The derived Service for one consuming member, undefined for a Headless import (no clusterset IP then).
- * Ports, session affinity and internal traffic policy follow the import; the cluster IPs and IP families are
- * kept from `live` (immutable, or changeable only in steps), and so are the policies the import leaves to the
- * member's defaulting, which a write without them would fight.
+ * Ports and session affinity follow the import; the cluster IPs and IP families are kept from `live`
+ * (immutable, or changeable only in steps), and so is the session affinity the import leaves to the member's
+ * defaulting, which a write without it would fight.
+ *
+ * internalTrafficPolicy stays on the ServiceImport only: under `Local` kube-proxy uses only endpoints on the
+ * client's own node, and imported endpoints have no nodeName, so the clusterset IP would drop every packet.
+ * It is left unset on create (the API server defaults it to Cluster) and written as Cluster once the member
+ * has one, so a Local left by an earlier version is put back.
  *
  * IP families are the member's choice, under PreferDualStack, and are never written: an API server refuses a
  * Service that lists a family it does not serve, under any policy ("spec.ipFamilies[1]: Invalid value:
@@ -51,7 +56,7 @@ export function derivedService(input: DerivedServiceInput): ServiceObject | unde
     sessionAffinityConfig,
     ipFamilies: stringList(liveSpec.ipFamilies),
     ipFamilyPolicy: 'PreferDualStack',
-    internalTrafficPolicy: spec.internalTrafficPolicy ?? stringOr(liveSpec.internalTrafficPolicy),
+    internalTrafficPolicy: liveSpec.internalTrafficPolicy === undefined ? undefined : 'Cluster',
     ...keptClusterIps(liveSpec),
   });
   return {

@@ -18,7 +18,7 @@ import { LABEL_SERVICE_NAME } from '../../api/mcs/v1beta1/index.ts';
 import type { ServiceImportStatus } from '../../api/mcs/v1beta1/serviceimport.ts';
 import { Dispatcher } from '../../engine/dispatcher.ts';
 import { MemberStatusWriter } from '../../engine/member-status.ts';
-import { OWNER_ANNOTATION, ownerId } from '../../engine/ownership.ts';
+import { OWNER_ANNOTATION, ownerId, ownershipOf } from '../../engine/ownership.ts';
 import { type ObjectRef, refKey, type WorkOutcome } from '../../engine/work.ts';
 import { errorMessage, type KubeObject, type ResourceType } from '../../kube/client/index.ts';
 import { clusterIdFor } from '../../mcs/cluster-id.ts';
@@ -40,8 +40,9 @@ import type { Runnable } from '../../runtime/manager.ts';
 import { ok, type ReconcileResult, requeueAfter, retry } from '../../runtime/reconcile.ts';
 import { conditionTimestamp } from '../../util/conditions.ts';
 import { clusterPropertyWork, dnsVersionWork } from './clusterset-work.ts';
+import { importsName, incompleteView } from './member-picture.ts';
 import { exportReady, type ImportOutcome, importReady } from './readiness.ts';
-import { fixedRefs, serviceWork } from './service-work.ts';
+import { type ConsumerFacts, fixedRefs, type KeptFacts, serviceWork } from './service-work.ts';
 import {
   ClusterPropertyType,
   clusterPropertyOwner,
@@ -59,7 +60,7 @@ import {
 
 /** The queue key of the clusterset-wide objects (DNS schema record, ClusterProperties); never a `ns/name`. */
 const CLUSTERSET_KEY = ':clusterset';
-/** A member cache still loading: look again soon. */
+/** A Work still to be applied in full (the engine reports pending): look again soon. */
 const PENDING_RECHECK_MS = 1_000;
 /** kube's own EndpointSlice label naming the Service of a slice. */
 const SERVICE_NAME_LABEL = 'kubernetes.io/service-name';
@@ -97,6 +98,10 @@ export class McsController implements Runnable {
   readonly #managed = new Map<string, MemberCache>();
   /** When each member was first seen not ready (its lease counts from there). */
   readonly #unreadySince = new Map<string, number>();
+  /** When each ready member was first seen with a read cache not loaded (syncing, failed): leased the same. */
+  readonly #loadingSince = new Map<string, number>();
+  /** When the controller started: for the first lease, members it has never seen keep what they export. */
+  readonly #startedAt: number;
   /** Per service, the endpoints last seen of each exporting member: what an unready one keeps during its lease. */
   readonly #lastSources = new Map<string, Map<string, SourceEndpoints>>();
   /** Services that had exports or objects when last reconciled: looked at again when clusters change. */
@@ -106,6 +111,7 @@ export class McsController implements Runnable {
     this.#opts = opts;
     this.#log = (opts.logger ?? silentLogger).child({ controller: 'mcs' });
     this.#now = opts.now ?? Date.now;
+    this.#startedAt = this.#now();
     this.#status = new MemberStatusWriter(opts.members.registry, this.#log);
     this.controller = new Controller({
       name: 'mcs',
@@ -291,37 +297,67 @@ export class McsController implements Runnable {
     const registry = this.#opts.members.registry;
     const now = this.#now();
     const participants = this.#participants();
-    const ready = participants.filter((c) => registry.isReady(c));
-    // An incomplete picture would remove imports from members whose caches are still loading.
-    if (ready.some((c) => this.#loading(c))) return requeueAfter(PENDING_RECHECK_MS);
+    const registryReady = participants.filter((c) => registry.isReady(c));
+    // A ready member whose read caches are not loaded (still syncing, or the list failed) is taken as not
+    // ready: what it last showed, for the lease; an incomplete picture is never a reason to delete. The
+    // others carry on; its onCacheSynced looks at every service again.
+    const loading = registryReady.filter((c) => this.#loading(c));
+    for (const c of registryReady) if (!loading.includes(c)) this.#loadingSince.delete(c);
+    const ready = registryReady.filter((c) => !loading.includes(c));
 
     // The facts of every exporting member; those not ready keep theirs for the lease.
     const exportFacts: ExportFacts[] = [];
     const endpoints = new Map<string, SourceEndpoints>();
     const remembered = this.#lastSources.get(key) ?? new Map<string, SourceEndpoints>();
+    /** Absent members (not ready, loading) of which nothing was ever seen, during the first lease. */
+    const unseen: string[] = [];
+    /** An absent member's export whose Service was never loaded: it cannot be judged, so nothing is changed. */
+    let unjudged = false;
     let leaseRecheck: number | undefined;
+    let startRecheck: number | undefined;
     for (const cluster of participants) {
       const isReady = ready.includes(cluster);
       if (!isReady) {
-        const since = this.#unreadySince.get(cluster) ?? now;
-        if (!this.#unreadySince.has(cluster)) this.#unreadySince.set(cluster, now);
+        const sinceMap = loading.includes(cluster) ? this.#loadingSince : this.#unreadySince;
+        const since = sinceMap.get(cluster) ?? now;
+        if (!sinceMap.has(cluster)) sinceMap.set(cluster, now);
         const left = since + this.#opts.endpointLeaseMs - now;
         if (left <= 0) {
           remembered.delete(cluster);
           continue;
         }
         const exp = this.#exports?.lastSeen(cluster, key) as ServiceExportObject | undefined;
-        if (!exp) continue;
+        if (!exp) {
+          // Seen with its exports loaded and none of this service: it does not export it.
+          const startLeft = this.#startedAt + this.#opts.endpointLeaseMs - now;
+          if (startLeft > 0 && this.#exports?.state(cluster).kind !== 'synced') {
+            unseen.push(this.#clusterId(cluster, false));
+            startRecheck = startLeft;
+          }
+          continue;
+        }
         leaseRecheck = Math.min(leaseRecheck ?? left, left);
         const clusterId = this.#clusterId(cluster, false);
-        exportFacts.push({
-          cluster,
-          clusterId,
-          export: exp,
-          service: facts.services.lastSeen(cluster, key) as ServiceObject | undefined,
-        });
-        const kept = remembered.get(cluster);
-        endpoints.set(cluster, kept ?? { clusterId, byAddressType: new Map() });
+        const service = facts.services.lastSeen(cluster, key) as ServiceObject | undefined;
+        exportFacts.push({ cluster, clusterId, export: exp, service });
+        // A loaded slices cache of a loading member is as good as a ready one's.
+        const source =
+          facts.slices.state(cluster).kind === 'synced'
+            ? sourceEndpoints(clusterId, name, this.#sourceSlices(cluster, namespace, name))
+            : remembered.get(cluster);
+        if (source) remembered.set(cluster, source);
+        endpoints.set(cluster, source ?? { clusterId, byAddressType: new Map() });
+        // After a (re)start a loading member may have shown nothing yet: no Service, no endpoints, no id.
+        const unknown = (c: MemberCache, k: string) =>
+          c.state(cluster).kind !== 'synced' && c.lastSeen(cluster, k) === undefined;
+        if (
+          loading.includes(cluster) &&
+          (unknown(facts.services, key) ||
+            source === undefined ||
+            (unknown(facts.properties, CLUSTER_ID_PROPERTY) &&
+              unknown(facts.properties, LEGACY_CLUSTER_ID_PROPERTY)))
+        )
+          unjudged = true;
         continue;
       }
       const exp = this.#exports?.get(cluster, key) as ServiceExportObject | undefined;
@@ -348,20 +384,41 @@ export class McsController implements Runnable {
       .map((f) => endpoints.get(f.cluster))
       .filter((s): s is SourceEndpoints => s !== undefined);
 
+    const owner = serviceOwner(namespace, name);
+    const liveIn = (cluster: string) => (ref: ObjectRef) =>
+      this.#managed.get(typeKey(ref.type))?.get(cluster, refKey(ref));
+    const derivedRef = fixedRefs(namespace, name)[1] as ObjectRef;
     // The members it is imported into: ready, the namespace there (never created), ServiceImports served.
-    const consumers = new Map<string, { live(ref: ObjectRef): KubeObject | undefined; dnsServed: boolean }>();
+    const consumers = new Map<string, ConsumerFacts>();
     const notServing: string[] = [];
+    const unavailable: Array<{ cluster: string; message: string }> = [];
     for (const cluster of ready) {
       const ns = facts.namespaces.get(cluster, namespace);
       if (!ns || ns.metadata.deletionTimestamp) continue;
-      if (this.#managedView(ServiceImportType, cluster) !== 'synced') {
-        notServing.push(cluster);
+      const imports = this.#managed.get(typeKey(ServiceImportType))?.state(cluster);
+      if (imports?.kind !== 'synced') {
+        if (imports?.kind === 'failed' || imports?.kind === 'clientError')
+          unavailable.push({ cluster, message: imports.message });
+        else notServing.push(cluster);
         continue;
       }
+      const taken = facts.services.get(cluster, refKey(derivedRef));
       consumers.set(cluster, {
-        live: (ref) => this.#managed.get(typeKey(ref.type))?.get(cluster, refKey(ref)),
+        live: liveIn(cluster),
         dnsServed: this.#managedView(DnsEndpointType, cluster) === 'synced',
+        derivedTaken: taken !== undefined && ownershipOf(taken, owner).kind !== 'ours',
       });
+    }
+    // Members whose objects stay as they are: loading ones; all of them while an absent member's export cannot
+    // be judged (its Service never loaded), or while a member not seen since the start is named by a
+    // ServiceImport (it likely still exports the service: do not delete, nor re-create with new IPs, until
+    // its lease ends).
+    const kept = new Map<string, KeptFacts>();
+    for (const cluster of loading) kept.set(cluster, { live: liveIn(cluster) });
+    const holdAll = unjudged || (unseen.length > 0 && this.#importNames(registryReady, key, unseen));
+    if (holdAll) {
+      for (const cluster of consumers.keys()) kept.set(cluster, { live: liveIn(cluster) });
+      consumers.clear();
     }
 
     this.#log.debug(
@@ -372,34 +429,52 @@ export class McsController implements Runnable {
         ),
         valid: [...resolution.validity].filter(([, v]) => v.valid).map(([c]) => c),
         consumers: [...consumers.keys()],
+        kept: [...kept.keys()],
       },
       'reconciling multi-cluster service',
     );
-    const owner = serviceOwner(namespace, name);
     const work = serviceWork({
       namespace,
       name,
       merged,
       sources,
       consumers,
-      held: this.#heldSlices(ready, namespace, owner),
+      kept,
+      held: this.#heldSlices(registryReady, namespace, owner),
       event: (type, reason, message) => this.#log.debug({ service: key, type, reason, message }, 'mcs event'),
     });
     const outcome = await this.#dispatcher.apply(work);
 
     // Statuses: every export (valid or not) in ready members, the import in each consumer.
     const importRef = fixedRefs(namespace, name)[0] as ObjectRef;
-    const derivedRef = fixedRefs(namespace, name)[1] as ObjectRef;
     const importOutcomes = new Map<string, ImportOutcome>();
-    for (const cluster of consumers.keys())
+    // A loading member keeps what it holds: it counts as imported there if it has the import. Whether it
+    // does is unknown while its ServiceImports load (briefly): the exports' Ready waits rather than flap.
+    let importsUnknown = false;
+    for (const [cluster, k] of kept) {
+      if (consumers.has(cluster) || facts.namespaces.lastSeen(cluster, namespace) === undefined) continue;
+      if (this.#managedView(ServiceImportType, cluster) !== 'synced') importsUnknown = true;
+      importOutcomes.set(cluster, k.live(importRef) ? { kind: 'ok' } : { kind: 'pending' });
+    }
+    const derivedOutcomes = new Map<string, ImportOutcome>();
+    for (const cluster of consumers.keys()) {
       importOutcomes.set(cluster, importOutcomeOf(outcome, cluster, importRef));
+      if (work.clusters.get(cluster)?.some((d) => sameRef(d, derivedRef)))
+        derivedOutcomes.set(cluster, derivedOutcomeOf(outcome, cluster, derivedRef, consumers.get(cluster)));
+    }
     const stamp = conditionTimestamp(new Date(now));
     const writes: Array<Promise<boolean>> = [];
-    for (const f of exportFacts) {
+    for (const f of holdAll || importsUnknown ? [] : exportFacts) {
       if (!ready.includes(f.cluster)) continue;
       const validity = resolution.validity.get(f.cluster);
       if (!validity) continue;
-      const readyContent = exportReady({ validity, consumers: importOutcomes, notServing });
+      const readyContent = exportReady({
+        validity,
+        consumers: importOutcomes,
+        derived: derivedOutcomes,
+        notServing,
+        unavailable,
+      });
       writes.push(
         this.#writeStatus(f.cluster, ServiceExportType, f.export, (current: ServiceExportObject) => {
           const previous = current.status?.conditions;
@@ -422,10 +497,19 @@ export class McsController implements Runnable {
       for (const cluster of consumers.keys()) {
         const imp = objectOf(outcome, cluster, importRef) ?? consumers.get(cluster)?.live(importRef);
         if (!imp?.metadata.uid) continue;
-        const derived = (objectOf(outcome, cluster, derivedRef) ??
-          consumers.get(cluster)?.live(derivedRef)) as ServiceObject | undefined;
+        const consumer = consumers.get(cluster);
+        const derived = consumer?.derivedTaken
+          ? undefined
+          : ((objectOf(outcome, cluster, derivedRef) ?? consumer?.live(derivedRef)) as
+              | ServiceObject
+              | undefined);
         const ips = importIps(merged.spec, derived);
-        const readyContent = importReady(merged.spec, ips, missingFamilies(merged.spec, derived));
+        const readyContent = importReady(
+          merged.spec,
+          ips,
+          missingFamilies(merged.spec, derived),
+          derivedOutcomes.get(cluster),
+        );
         const slicesPresent = (work.clusters.get(cluster) ?? []).some((d) => d.type === EndpointSliceType);
         writes.push(
           this.#writeStatus(
@@ -451,7 +535,7 @@ export class McsController implements Runnable {
 
     // Bookkeeping for the next events.
     const holds = work.objects.some((r) =>
-      ready.some((c) => this.#managed.get(typeKey(r.type))?.get(c, refKey(r)) !== undefined),
+      registryReady.some((c) => this.#managed.get(typeKey(r.type))?.get(c, refKey(r)) !== undefined),
     );
     if (exportFacts.length > 0 || holds) this.#known.add(key);
     else this.#known.delete(key);
@@ -459,10 +543,23 @@ export class McsController implements Runnable {
     else this.#lastSources.delete(key);
 
     if (outcome.pending) return requeueAfter(PENDING_RECHECK_MS);
-    const failed = [...importOutcomes.values()].some((o) => o.kind === 'failed') || written.includes(false);
+    const failed =
+      [...importOutcomes.values(), ...derivedOutcomes.values()].some((o) => o.kind === 'failed') ||
+      written.includes(false);
     if (failed) return retry(new Error(`service ${key}: some member writes failed`));
+    if (holdAll && startRecheck !== undefined)
+      leaseRecheck = Math.min(leaseRecheck ?? startRecheck, startRecheck);
     if (leaseRecheck !== undefined) return requeueAfter(leaseRecheck + 100);
     return ok();
+  }
+
+  /** Some ServiceImport of `key` the managed caches show in `clusters` names one of `clusterIds`. */
+  #importNames(clusters: readonly string[], key: string, clusterIds: readonly string[]): boolean {
+    const cache = this.#managed.get(typeKey(ServiceImportType));
+    return importsName(
+      clusters.map((c) => cache?.get(c, key) as (KubeObject & { status?: ServiceImportStatus }) | undefined),
+      clusterIds,
+    );
   }
 
   /** The DNS schema record and the ClusterProperties, while MCS is in use. */
@@ -471,7 +568,6 @@ export class McsController implements Runnable {
     if (!facts) return ok();
     const registry = this.#opts.members.registry;
     const ready = this.#participants().filter((c) => registry.isReady(c));
-    if (ready.some((c) => this.#loading(c))) return requeueAfter(PENDING_RECHECK_MS);
     const event = (type: string, reason: string, message: string) =>
       this.#log.debug({ type, reason, message }, 'mcs clusterset event');
     const live = (cluster: string) => (ref: ObjectRef) =>
@@ -481,6 +577,13 @@ export class McsController implements Runnable {
       const s = this.#managed.get(typeKey(ServiceImportType))?.state(c);
       return s?.kind === 'synced' && s.store.list().length > 0;
     });
+    // Nothing imported as far as the loaded caches show: wait for the loading ones before releasing the
+    // record anywhere. A loading member holds nothing else up (each member's properties are their own Work).
+    const importsLoading = ready.some((c) => {
+      const k = this.#managedView(ServiceImportType, c);
+      return k === undefined || k === 'syncing' || k === 'none';
+    });
+    if (!importing && importsLoading) return requeueAfter(PENDING_RECHECK_MS);
     const dnsClusters = new Map(
       importing
         ? ready
@@ -531,7 +634,10 @@ export class McsController implements Runnable {
     return ok();
   }
 
-  /** A ready member whose caches MCS reads are still loading. */
+  /**
+   * A ready member whose caches MCS reads are not loaded: still loading, or their list failed (429, 5xx,
+   * timeout, no client). Its picture is incomplete; a type it does not serve is a complete one (none there).
+   */
   #loading(cluster: string): boolean {
     const f = this.#facts;
     const all = [
@@ -542,10 +648,14 @@ export class McsController implements Runnable {
       f?.properties,
       ...this.#managed.values(),
     ];
-    return all.some((c) => {
-      const k = c?.state(cluster).kind;
-      return k === undefined || k === 'syncing' || k === 'none';
-    });
+    const read = new Set<MemberCache | undefined>([
+      this.#exports,
+      f?.services,
+      f?.slices,
+      f?.namespaces,
+      f?.properties,
+    ]);
+    return all.some((c) => incompleteView(c?.state(cluster).kind, read.has(c)));
   }
 
   #managedView(type: ResourceType, cluster: string): View | undefined {
@@ -633,6 +743,22 @@ function importOutcomeOf(outcome: WorkOutcome, cluster: string, ref: ObjectRef):
   if (!o || o.status === undefined) return { kind: 'pending' };
   if (o.status === '') return { kind: 'ok' };
   return { kind: 'failed', status: o.status, message: o.message };
+}
+
+/** The derived Service's outcome; a name another Service holds is a failure whatever the engine did. */
+function derivedOutcomeOf(
+  outcome: WorkOutcome,
+  cluster: string,
+  ref: ObjectRef,
+  consumer: ConsumerFacts | undefined,
+): ImportOutcome {
+  if (consumer?.derivedTaken)
+    return {
+      kind: 'failed',
+      status: 'AlreadyExists',
+      message: `Service "${ref.name}" is not kubefed-ts's: no clusterset IP or endpoints there`,
+    };
+  return importOutcomeOf(outcome, cluster, ref);
 }
 
 function objectOf(outcome: WorkOutcome, cluster: string, ref: ObjectRef): KubeObject | undefined {

@@ -22,8 +22,12 @@ export interface ExportReadyInput {
   validity: Validity;
   /** Per consuming member (ready, namespace there, ServiceImports served). */
   consumers: ReadonlyMap<string, ImportOutcome>;
+  /** Per consuming member that should have one, how its derived Service (the clusterset IP) fared. */
+  derived?: ReadonlyMap<string, ImportOutcome>;
   /** Ready members that do not serve ServiceImports (no MCS CRDs): nothing is imported there. */
   notServing: readonly string[];
+  /** Ready members whose ServiceImports cannot be listed (the list failed): nothing is imported there now. */
+  unavailable?: ReadonlyArray<{ cluster: string; message: string }>;
 }
 
 export function exportReady(input: ExportReadyInput): ReadyContent {
@@ -38,19 +42,24 @@ export function exportReady(input: ExportReadyInput): ReadyContent {
   const failed: string[] = [];
   const pending: string[] = [];
   for (const [cluster, o] of [...consumers].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    if (o.kind === 'failed')
-      failed.push(`cluster "${cluster}": ${o.status}${o.message ? ` (${o.message})` : ''}`);
-    else if (o.kind === 'pending') pending.push(cluster);
+    const d = input.derived?.get(cluster);
+    if (o.kind === 'failed') failed.push(`cluster "${cluster}": ${outcomeText(o)}`);
+    if (d?.kind === 'failed') failed.push(`cluster "${cluster}": derived Service: ${outcomeText(d)}`);
+    if (o.kind !== 'failed' && d?.kind !== 'failed' && (o.kind === 'pending' || d?.kind === 'pending'))
+      pending.push(cluster);
   }
-  const note =
+  let note =
     input.notServing.length > 0
       ? ` Not imported into ${quoteList(input.notServing)}: ServiceImports are not served there.`
       : '';
+  const unavailable = [...(input.unavailable ?? [])].sort((a, b) => (a.cluster < b.cluster ? -1 : 1));
+  if (unavailable.length > 0)
+    note += ` Not imported into ${unavailable.map((u) => `cluster "${u.cluster}" (its ServiceImports cannot be listed: ${u.message})`).join(', ')}.`;
   if (failed.length > 0) {
     return {
       status: 'False',
       reason: ExportReason.Failed,
-      message: `The ServiceImport could not be written: ${failed.join('; ')}.${note}`,
+      message: `The service could not be imported: ${failed.join('; ')}.${note}`,
     };
   }
   if (pending.length > 0) {
@@ -76,6 +85,8 @@ export function importReady(
   spec: Pick<ServiceImportSpec, 'type'>,
   ips: readonly string[],
   missingFamilies: readonly string[],
+  /** How the derived Service that gives the clusterset IP(s) fared this pass (none for Headless). */
+  derived?: ImportOutcome,
 ): ReadyContent {
   if (missingFamilies.length > 0) {
     return {
@@ -85,9 +96,19 @@ export function importReady(
     };
   }
   if (spec.type === ImportType.ClusterSetIP && ips.length === 0) {
-    return { status: 'Unknown', reason: ImportReason.Pending, message: 'Waiting for the clusterset IP.' };
+    const why =
+      derived?.kind === 'failed' ? ` The derived Service could not be written: ${outcomeText(derived)}.` : '';
+    return {
+      status: 'Unknown',
+      reason: ImportReason.Pending,
+      message: `Waiting for the clusterset IP.${why}`,
+    };
   }
   return { status: 'True', reason: ImportReason.Ready, message: 'The ServiceImport is ready.' };
+}
+
+function outcomeText(o: { status: string; message?: string }): string {
+  return `${o.status}${o.message ? ` (${o.message})` : ''}`;
 }
 
 function quoteList(names: readonly string[]): string {

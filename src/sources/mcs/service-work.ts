@@ -4,6 +4,7 @@
 // A member absent from `consumers` holds nothing of the service; so does every member without a merged import.
 
 import { API_VERSION as MCS_API_VERSION, SERVICE_IMPORT_KIND } from '../../api/mcs/v1beta1/index.ts';
+import { ownershipOf } from '../../engine/ownership.ts';
 import type { DesiredObject, EventSink, ObjectRef, Work } from '../../engine/work.ts';
 import type { KubeObject } from '../../kube/client/index.ts';
 import { derivedService, importIps } from '../../mcs/derived-service.ts';
@@ -28,7 +29,15 @@ export interface ConsumerFacts {
   live(ref: ObjectRef): KubeObject | undefined;
   /** The member serves DNSEndpoints (externaldns.k8s.io): its records are written there. */
   dnsServed: boolean;
+  /**
+   * The derived Service's name is taken in the member by a Service that is not this owner's (a user's,
+   * Karmada's): no slices are written there, as they would feed that Service, and its IPs are not ours.
+   */
+  derivedTaken?: boolean;
 }
+
+/** A member whose objects of the service stay as they are this pass (its picture is incomplete). */
+export type KeptFacts = Pick<ConsumerFacts, 'live'>;
 
 export interface ServiceWorkInput {
   namespace: string;
@@ -39,6 +48,12 @@ export interface ServiceWorkInput {
   sources: readonly SourceEndpoints[];
   /** The ready members the service is imported into (the namespace exists there, ServiceImports are served). */
   consumers: ReadonlyMap<string, ConsumerFacts>;
+  /**
+   * Members (not consumers) whose objects of this owner are kept as the managed caches show them: neither
+   * written nor deleted. Ready members whose read caches are not loaded, or every member while one that the
+   * controller never saw may still export the service.
+   */
+  kept?: ReadonlyMap<string, KeptFacts>;
   /** Objects of this owner the managed caches show in any member beyond the fixed ones (its slices). */
   held: readonly ObjectRef[];
   event: EventSink;
@@ -61,13 +76,27 @@ export function serviceWork(input: ServiceWorkInput): Work {
     for (const [cluster, facts] of input.consumers)
       clusters.set(cluster, consumerObjects(input, merged, facts));
   }
+  const objects = uniqueRefs([...fixedRefs(namespace, name), ...input.held]);
+  for (const [cluster, facts] of input.kept ?? new Map<string, KeptFacts>())
+    clusters.set(cluster, keptObjects(objects, facts, owner));
   return {
     owner,
-    objects: uniqueRefs([...fixedRefs(namespace, name), ...input.held]),
+    objects,
     clusters,
     adopt: false,
     event: input.event,
   };
+}
+
+/** What a kept member holds of this owner, as it is: each object desired as its live copy (no write). */
+function keptObjects(objects: readonly ObjectRef[], facts: KeptFacts, owner: Work['owner']): DesiredObject[] {
+  const out: DesiredObject[] = [];
+  for (const ref of objects) {
+    const live = facts.live(ref);
+    if (!live || ownershipOf(live, owner).kind !== 'ours') continue;
+    out.push(desired(ref.type, ref, facts, owner, () => structuredClone(live)));
+  }
+  return out;
 }
 
 /** What one consuming member should hold. */
@@ -79,7 +108,8 @@ function consumerObjects(
   const { namespace, name } = input;
   const owner = serviceOwner(namespace, name);
   const [importRef, derivedRef, dnsRef] = fixedRefs(namespace, name) as [ObjectRef, ObjectRef, ObjectRef];
-  const derivedLive = facts.live(derivedRef) as ServiceObject | undefined;
+  // Another's Service of that name is not our clusterset IP.
+  const derivedLive = facts.derivedTaken ? undefined : (facts.live(derivedRef) as ServiceObject | undefined);
   const ips = importIps(merged.spec, derivedLive);
   const out: DesiredObject[] = [];
 
@@ -118,7 +148,7 @@ function consumerObjects(
   // The slices name the ServiceImport as their (non-controller) owner: they wait for its uid.
   const importLive = facts.live(importRef);
   const uid = importLive?.metadata.uid;
-  if (uid && importLive?.metadata.deletionTimestamp === undefined) {
+  if (uid && importLive?.metadata.deletionTimestamp === undefined && !facts.derivedTaken) {
     for (const source of input.sources) {
       const slices = importedSlices({
         namespace,

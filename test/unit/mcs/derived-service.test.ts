@@ -21,7 +21,7 @@ const allocated = (clusterIPs: string[], ipFamilies?: string[]): ServiceObject =
 });
 
 describe('derivedService', () => {
-  test('a selector-less ClusterIP Service with the import ports, affinity and traffic policy', () => {
+  test('a selector-less ClusterIP Service with the import ports and affinity, never its traffic policy', () => {
     const svc = derived(
       spec({
         sessionAffinity: 'ClientIP',
@@ -49,7 +49,6 @@ describe('derivedService', () => {
         sessionAffinity: 'ClientIP',
         sessionAffinityConfig: { clientIP: { timeoutSeconds: 10 } },
         ipFamilyPolicy: 'PreferDualStack',
-        internalTrafficPolicy: 'Local',
       },
     });
   });
@@ -188,6 +187,19 @@ describe('missingFamilies', () => {
     assert.deepEqual(
       missingFamilies(spec({ type: 'Headless', ipFamilies: ['IPv6'] }), allocated(['10.0.0.7'])),
       [],
+    );
+  });
+
+  test('internalTrafficPolicy Local stays on the import: the derived Service is put back to Cluster', () => {
+    // Imported endpoints have no nodeName: under Local kube-proxy would route the clusterset IP nowhere.
+    const live: ServiceObject = {
+      metadata: { name: 'derived-hello' },
+      spec: { internalTrafficPolicy: 'Local', clusterIP: '10.0.0.7' },
+    };
+    assert.equal(derived(spec({ internalTrafficPolicy: 'Local' }))?.spec?.internalTrafficPolicy, undefined);
+    assert.equal(
+      derived(spec({ internalTrafficPolicy: 'Local' }), live)?.spec?.internalTrafficPolicy,
+      'Cluster',
     );
   });
 });

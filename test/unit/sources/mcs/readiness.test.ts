@@ -51,6 +51,45 @@ describe('exportReady', () => {
     assert.match(r.message, /Not imported into cluster "c": ServiceImports are not served there/);
   });
 
+  test('a derived Service that failed counts as a failure, naming the member and why', () => {
+    const r = exportReady({
+      validity: valid,
+      consumers: outcomes({ a: { kind: 'ok' }, b: { kind: 'ok' } }),
+      derived: outcomes({
+        a: { kind: 'ok' },
+        b: { kind: 'failed', status: 'AlreadyExists', message: 'not ours' },
+      }),
+      notServing: [],
+    });
+    assert.equal(r.status, 'False');
+    assert.equal(r.reason, 'Failed');
+    assert.match(r.message, /cluster "b": derived Service: AlreadyExists \(not ours\)/);
+    assert.doesNotMatch(r.message, /cluster "a"/);
+  });
+
+  test('a derived Service still to be written keeps the export pending', () => {
+    const r = exportReady({
+      validity: valid,
+      consumers: outcomes({ a: { kind: 'ok' } }),
+      derived: outcomes({ a: { kind: 'pending' } }),
+      notServing: [],
+    });
+    assert.equal(r.status, 'Unknown');
+    assert.match(r.message, /cluster "a"/);
+  });
+
+  test('members whose ServiceImports cannot be listed get their own note, not "not served"', () => {
+    const r = exportReady({
+      validity: valid,
+      consumers: outcomes({ a: { kind: 'ok' } }),
+      notServing: [],
+      unavailable: [{ cluster: 'c', message: '429 Too Many Requests' }],
+    });
+    assert.equal(r.status, 'True');
+    assert.match(r.message, /cluster "c" \(its ServiceImports cannot be listed: 429 Too Many Requests\)/);
+    assert.doesNotMatch(r.message, /not served/);
+  });
+
   test('an invalid export is not exported, and says why', () => {
     const r = exportReady({
       validity: { valid: false, reason: 'NoService', message: 'Service not found' },
@@ -80,5 +119,21 @@ describe('importReady', () => {
     assert.equal(r.status, 'False');
     assert.equal(r.reason, 'IPFamilyNotSupported');
     assert.match(r.message, /IPv6/);
+  });
+
+  describe('importReady, derived Service failed', () => {
+    test('Pending says why the clusterset IP is not there', () => {
+      const r = importReady({ type: 'ClusterSetIP' }, [], [], {
+        kind: 'failed',
+        status: 'AlreadyExists',
+        message: 'not ours',
+      });
+      assert.equal(r.status, 'Unknown');
+      assert.equal(r.reason, 'Pending');
+      assert.equal(
+        r.message,
+        'Waiting for the clusterset IP. The derived Service could not be written: AlreadyExists (not ours).',
+      );
+    });
   });
 });

@@ -203,4 +203,66 @@ describe('serviceWork', () => {
     });
     assert.equal(changed.clusters.get('a')?.[0]?.recordedVersion, undefined);
   });
+
+  test('a taken derived Service name: no slices and no ips there (they would feed and name another Service)', () => {
+    const theirs: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'derived-hello', namespace: 'ns' },
+      spec: { type: 'ClusterIP', clusterIP: '10.96.0.9', clusterIPs: ['10.96.0.9'] },
+    };
+    const w = serviceWork({
+      namespace: 'ns',
+      name: 'hello',
+      merged: merged(),
+      sources: [source],
+      consumers: new Map([['a', { ...member([liveImport, theirs]), derivedTaken: true }]]),
+      held: [],
+      event: noop,
+    });
+    const d = w.clusters.get('a') ?? [];
+    assert.deepEqual(kinds(d), ['ServiceImport/hello', 'Service/derived-hello', 'DNSEndpoint/mcs-hello']);
+    const imp = d[0]?.render(liveImport).object as { spec?: { ips?: string[] } };
+    assert.equal(imp.spec?.ips, undefined);
+  });
+
+  test('a kept member holds its own objects as they are (recorded, so not written), and nothing of others', () => {
+    const ours = (o: KubeObject): KubeObject => ({
+      ...o,
+      metadata: {
+        ...o.metadata,
+        labels: { ...(o.metadata.labels ?? {}), [MANAGED_LABEL]: 'true' },
+        annotations: { [OWNER_ANNOTATION]: 'mcs:ServiceImport:ns/hello' },
+      },
+    });
+    const imp = ours({ ...liveImport, spec: { type: 'ClusterSetIP', ips: ['10.96.0.7'] } } as KubeObject);
+    const other: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: {
+        name: 'derived-hello',
+        namespace: 'ns',
+        resourceVersion: '3',
+        labels: { [MANAGED_LABEL]: 'true' },
+        annotations: { [OWNER_ANNOTATION]: 'policy:ResourceBinding:ns/x' },
+      },
+    };
+    for (const m of [merged(), undefined]) {
+      const w = serviceWork({
+        namespace: 'ns',
+        name: 'hello',
+        merged: m,
+        sources: [source],
+        consumers: new Map(),
+        kept: new Map([['b', member([imp, other])]]),
+        held: [],
+        event: noop,
+      });
+      const d = w.clusters.get('b') ?? [];
+      assert.deepEqual(kinds(d), ['ServiceImport/hello']);
+      assert.equal(d[0]?.recordedVersion, objectVersion(imp));
+      const rendered = d[0]?.render(imp).object as { spec?: unknown } | undefined;
+      assert.deepEqual(rendered?.spec, (imp as { spec?: unknown }).spec);
+    }
+  });
 });
