@@ -19,7 +19,7 @@ import type { ServiceImportStatus } from '../../api/mcs/v1beta1/serviceimport.ts
 import { Dispatcher } from '../../engine/dispatcher.ts';
 import { MemberStatusWriter } from '../../engine/member-status.ts';
 import { OWNER_ANNOTATION, ownerId, ownershipOf } from '../../engine/ownership.ts';
-import { type ObjectRef, refKey, type WorkOutcome } from '../../engine/work.ts';
+import { type ObjectRef, refKey, sameRef, type WorkOutcome } from '../../engine/work.ts';
 import { errorMessage, type KubeObject, type ResourceType } from '../../kube/client/index.ts';
 import { clusterIdFor } from '../../mcs/cluster-id.ts';
 import { importIps, missingFamilies } from '../../mcs/derived-service.ts';
@@ -725,15 +725,6 @@ function typeKey(t: ResourceType): string {
 
 function objectKeyOf(o: KubeObject): string {
   return `${o.metadata.namespace ?? ''}/${o.metadata.name ?? ''}`;
-}
-
-function sameRef(a: ObjectRef, b: ObjectRef): boolean {
-  return (
-    a.type.group === b.type.group &&
-    a.type.plural === b.type.plural &&
-    (a.namespace ?? '') === (b.namespace ?? '') &&
-    a.name === b.name
-  );
 }
 
 function importOutcomeOf(outcome: WorkOutcome, cluster: string, ref: ObjectRef): ImportOutcome {
