@@ -44,7 +44,8 @@ function ok(r: CliResult, what: string): CliResult {
 const ALLOWED = [
   /^package\/(package\.json|README\.md|LICENSE)$/,
   /^package\/dist\/[\w.-]+\.js$/,
-  /^package\/config\/crds\/[\w.-]+\.yaml$/,
+  // config/crds/members: the MCS member CRDs, for members joined before join installed them.
+  /^package\/config\/crds\/(members\/)?[\w.-]+\.yaml$/,
   /^package\/config\/samples\/local-up\.yaml$/,
   /^package\/hack\/install-[\w-]+\.sh$/,
 ];
@@ -114,6 +115,7 @@ describe('kubefed-ts as an npm package and a single executable, used outside the
       'package/dist/kubefed-admission-webhook.js',
       'package/dist/kubefed-agent.js',
       'package/config/crds/core.kubefed.io_kubefedclusters.yaml',
+      'package/config/crds/members/multicluster.x-k8s.io_serviceexports.yaml',
       'package/config/samples/local-up.yaml',
       'package/hack/install-k8s-binaries.sh',
     ])
