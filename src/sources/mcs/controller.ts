@@ -456,6 +456,13 @@ export class McsController implements Runnable {
       if (this.#managedView(ServiceImportType, cluster) !== 'synced') importsUnknown = true;
       importOutcomes.set(cluster, k.live(importRef) ? { kind: 'ok' } : { kind: 'pending' });
     }
+    // After a (re)start the members load one by one: statuses computed from a partial picture would flip and
+    // flip back (the CI restart test saw it), so they wait while the engine is pending or a member is still
+    // loading within its lease; the requeue below comes back for them.
+    const settling =
+      outcome.pending ||
+      loading.some((c) => now - (this.#loadingSince.get(c) ?? now) < this.#opts.endpointLeaseMs);
+    if (settling) importsUnknown = true;
     const derivedOutcomes = new Map<string, ImportOutcome>();
     for (const cluster of consumers.keys()) {
       importOutcomes.set(cluster, importOutcomeOf(outcome, cluster, importRef));
@@ -493,7 +500,7 @@ export class McsController implements Runnable {
         }),
       );
     }
-    if (merged) {
+    if (merged && !settling) {
       for (const cluster of consumers.keys()) {
         const imp = objectOf(outcome, cluster, importRef) ?? consumers.get(cluster)?.live(importRef);
         if (!imp?.metadata.uid) continue;
