@@ -55,6 +55,13 @@ export interface DesiredObject extends ObjectRef {
   /** The live object's version recorded when this desired state was last applied: unchanged, no write. */
   recordedVersion?: string;
   /**
+   * A hash of what this member should receive, before the member's own fields are merged in. The applier
+   * stamps it on the member object (RENDERING_ANNOTATION) with the owner marks; with no recordedVersion (after
+   * a restart) a live copy carrying the same hash counts as applied at its current version, so a restart
+   * writes nothing. Sources that must keep member objects byte-identical to KubeFed's leave it unset.
+   */
+  appliedHash?: string;
+  /**
    * The desired object cannot be made at all (e.g. overrides that do not parse): the member copy is left
    * as it is and this status is reported. The source says so in its own event.
    */

@@ -8,6 +8,11 @@ export const ORPHAN_ANNOTATION = 'kubefed.io/orphan';
 export const DELETE_OPTION_ANNOTATION = 'kubefed.io/deleteoption';
 /** Finalizer the sync controller puts on every federated object it reconciles. */
 export const SYNC_FINALIZER = 'kubefed.io/sync-controller';
+/**
+ * kubefed-ts (not KubeFed): annotation on a member object holding the hash of the rendering last applied to it
+ * (DesiredObject.appliedHash), so a restarted controller knows the copy is current without a write.
+ */
+export const RENDERING_ANNOTATION = 'kubefed-ts.io/rendering';
 
 /** Per-cluster values of `status.clusters[].status`. OK is the empty string and is written as an absent field. */
 export const ClusterStatus = {
