@@ -63,6 +63,11 @@ export async function startAdmissionWebhook(opts: {
   command?: string;
   env?: NodeJS.ProcessEnv;
   cwd?: string;
+  /**
+   * The host's kubeconfig (its current context): the webhook reads FederatedTypeConfigs through it to set the
+   * sync finalizer at admission, and checks OCM executors with it. Without it the webhook only validates.
+   */
+  kubeconfig?: string;
 }): Promise<AdmissionWebhookProcess> {
   const port = await freePort();
   const certDir = join(opts.dir, 'serving-cert');
@@ -75,6 +80,7 @@ export async function startAdmissionWebhook(opts: {
       '--bind-address=127.0.0.1',
       `--cert-dir=${certDir}`,
       '--generate-self-signed-certs',
+      ...(opts.kubeconfig ? [`--kubeconfig=${opts.kubeconfig}`] : []),
     ],
     { logFile: opts.logFile, env: opts.env && { ...process.env, ...opts.env }, cwd: opts.cwd },
   );
