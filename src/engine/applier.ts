@@ -192,7 +192,7 @@ export class Applier {
 
   /**
    * The object to write, finished before planWrite compares it with the live copy: the owner marks and the
-   * rendering hash are part of what the member should hold, so a copy missing them is written.
+   * rendering hash are part of what the member should hold, so planWrite weighs what will really be written.
    */
   #render(d: DesiredObject, live: KubeObject | undefined, ctx: ApplyContext): RenderResult {
     const r = tryRender(() => d.render(live));
