@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createSecureContext } from 'node:tls';
 import type { Logger } from '../runtime/logger.ts';
-import { type AdmissionResult, admit, isWebhookPath } from './admission.ts';
+import { type AdmissionContext, type AdmissionResult, admit, isWebhookPath } from './admission.ts';
 import { admitOcm, isOcmWebhookPath, type OcmAdmissionOptions } from './ocm-admission.ts';
 
 export const TLS_CERT_FILE = 'tls.crt';
@@ -30,6 +30,8 @@ export interface WebhookServerOptions {
    * executor cannot be checked, and a work naming one is denied with the reason.
    */
   ocm?: OcmAdmissionOptions;
+  /** The control plane as the webhook's informers see it, for the sync finalizer at admission. */
+  controlPlane?: AdmissionContext['controlPlane'];
 }
 
 /** Used when no API access was configured: the executor check fails closed, as OCM's does on a SAR error. */
@@ -197,7 +199,9 @@ export class WebhookServer {
         );
         return;
       }
-      if (isWebhookPath(path)) this.#answer(path, admit(path, body), res);
+      if (isWebhookPath(path)) {
+        this.#answer(path, admit(path, body, { controlPlane: this.#opts.controlPlane }), res);
+      }
     });
     req.on('error', (e) => this.#log.debug({ err: e.message, path }, 'request aborted'));
   }
