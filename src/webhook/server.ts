@@ -91,6 +91,11 @@ export class WebhookServer {
     this.#server = createServer({ ...pair, minVersion: 'TLSv1.2' }, (req, res) => this.#handle(req, res));
     // A client that stalls must not hold a socket forever; the apiserver's own timeout is 10 s by default.
     this.#server.requestTimeout = 60_000;
+    // The apiserver keeps idle connections to a webhook for 90 s (client-go's transport IdleConnTimeout).
+    // Node closes them after 5 s by default, racing the apiserver's next request on the same connection:
+    // "write: broken pipe", a failed call, and with failurePolicy Fail a create refused (seen under a burst
+    // of 1,000 creates). Idle connections are the client's to close.
+    this.#server.keepAliveTimeout = 120_000;
   }
 
   /** Loads the certificate (failing if it is missing or broken) and starts listening. */
