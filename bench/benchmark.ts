@@ -248,6 +248,12 @@ const PERIODIC_HOST_WRITE = (key: string) =>
 const periodicHostWrite = (frontEnd: FrontEnd) => (key: string) =>
   PERIODIC_HOST_WRITE(key) || (frontEnd === 'federated' && /^PUT configmaps( \d+)?$/.test(key));
 
+/** Keys of writeCountsByVerb for one resource type, whatever the verb and status code. */
+const writesTo = (t: ResourceType) => {
+  const resource = `${t.group ? `${t.group}/` : ''}${t.plural}`;
+  return (key: string) => key.split(' ')[1] === resource;
+};
+
 /** Every member's writes by verb, in member order. */
 const scrapeMembers = (members: Member[]) => Promise.all(members.map((m) => scrapeWritesByVerb(m.client)));
 
@@ -522,12 +528,15 @@ async function fairCeiling(
     ]),
   );
   const seconds = (performance.now() - t0) / 1000;
-  const hostWrites = countsBetween(
-    hostBefore,
-    await scrapeWritesByVerb(host),
-    (k) => !PERIODIC_HOST_WRITE(k),
+  // Only the objects' own resources: the host's controllers (kube-root-ca.crt, the default ServiceAccount) may
+  // still be filling the namespace created just before.
+  const hostType = frontEnd === 'native' ? kind.target : kind.fedType;
+  const hostWrites = countsBetween(hostBefore, await scrapeWritesByVerb(host), writesTo(hostType));
+  const memberWrites = addCounts(
+    (await scrapeMembers(members)).map((after, i) =>
+      countsBetween(membersBefore[i] ?? new Map(), after, writesTo(kind.target)),
+    ),
   );
-  const memberWrites = memberWritesBetween(membersBefore, await scrapeMembers(members));
   const result = {
     concurrency,
     seconds,
