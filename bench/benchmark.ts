@@ -671,6 +671,7 @@ async function measureSystem(bench: Bench, sys: SystemUnderTest): Promise<System
         ...(opts.restConfigBurst ? [`--rest-config-burst=${opts.restConfigBurst}`] : []),
       ],
     });
+    await applyUserObjects(bench, sys, ns);
     const controllerCpu = new CpuAccount({ controller: controller.pids });
     const cpuAtStart = controllerCpu.sample()['controller'] ?? 0;
     const account = new CpuAccount({ controller: controller.pids, ...bench.processes });
@@ -745,8 +746,9 @@ async function measureSystem(bench: Bench, sys: SystemUnderTest): Promise<System
 
 /**
  * The control plane as the system's users install it, plus the same KubeFedConfig, members and namespace;
- * the namespace federated with a FederatedNamespace, or for the native front end the one PropagationPolicy
- * (its namespace then goes to the members with its first binding, by the policy source's namespace controller).
+ * then (applyUserObjects) the namespace federated with a FederatedNamespace, or for the native front end the one
+ * PropagationPolicy (its namespace then goes to the members with its first binding, by the policy source's
+ * namespace controller).
  */
 async function prepareHost(bench: Bench, sys: SystemUnderTest, ns: string): Promise<void> {
   const { opts, host } = bench;
@@ -762,6 +764,15 @@ async function prepareHost(bench: Bench, sys: SystemUnderTest, ns: string): Prom
   } as KubeObject);
   await registerMembers(bench.fed, host);
   await createNamespace(host, ns);
+}
+
+/**
+ * What the user applies once the control plane runs (and its admission webhook: a PropagationPolicy stored
+ * without the webhook's permanent-id label is refused on every later update): the policy, or the
+ * FederatedNamespace.
+ */
+async function applyUserObjects(bench: Bench, sys: SystemUnderTest, ns: string): Promise<void> {
+  const { host } = bench;
   const clusters = bench.members.map(({ name }) => name);
   if (sys.frontEnd === 'native') {
     const kinds = bench.kinds.some((k) => k.id === 'configmaps')
