@@ -827,6 +827,11 @@ async function coldPropagation(
   const expected = opts.objects * bench.members.length;
   const prefix = objectName(kind, 0).split('-')[0] as string;
   const ours = (n: string) => n.startsWith(`${prefix}-`);
+  // The start-up tail (FederatedTypeConfig status, the probe's status) is not this burst's.
+  await settle(host, frontEnd, log, Math.min(bench.timeoutMs, 180_000), {
+    intervalMs: bench.opts.settleIntervalMs,
+    everything: true,
+  });
   const writesBefore = await scrapeWritesByVerb(host);
   const memberWritesBefore = await scrapeMembers(bench.members);
   const eventsBefore = await eventCounts(host, ns);
@@ -988,9 +993,12 @@ async function settle(
   frontEnd: FrontEnd,
   log: (m: string) => void,
   timeoutMs: number,
-  opts: { intervalMs?: number | undefined; account?: CpuAccount } = {},
+  opts: { intervalMs?: number | undefined; account?: CpuAccount; everything?: boolean } = {},
 ): Promise<{ lastBusy?: Record<string, number> }> {
-  const ours = (r: string) => HOST_RESOURCES[frontEnd](r) || EVENTS(r);
+  // everything: any host write but the periodic ones (leases, cluster health), not only the front end's.
+  const ours = opts.everything
+    ? (r: string) => !PERIODIC_HOST_WRITE(`POST ${r}`)
+    : (r: string) => HOST_RESOURCES[frontEnd](r) || EVENTS(r);
   const deadline = Date.now() + timeoutMs;
   let prev = await scrapeWrites(host);
   let quiet = 0;

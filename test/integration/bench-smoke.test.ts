@@ -139,7 +139,7 @@ describe('benchmark smoke run (every system and the ceiling, tiny N)', () => {
       'Controller CPU seconds in 2 s idle',
       'Controller RSS with N federated (MiB)',
     ]) {
-      assert.match(table, new RegExp(`^\\| ${row.replace(/[()]/g, '\\$&')} \\|`, 'm'), `row "${row}"`);
+      assert.match(table, new RegExp(`^\\| ${row.replace(/[()+.]/g, '\\$&')} \\|`, 'm'), `row "${row}"`);
     }
     // Every system and the ceiling have a number in the throughput rows, and the ratios are computed.
     const row = (prefix: string) => {
