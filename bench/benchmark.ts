@@ -995,9 +995,10 @@ async function settle(
   timeoutMs: number,
   opts: { intervalMs?: number | undefined; account?: CpuAccount; everything?: boolean } = {},
 ): Promise<{ lastBusy?: Record<string, number> }> {
-  // everything: any host write but the periodic ones (leases, cluster health), not only the front end's.
+  // everything: any host write but the periodic ones (leases, cluster health, KubeFed's ConfigMap lock), not only
+  // the front end's.
   const ours = opts.everything
-    ? (r: string) => !PERIODIC_HOST_WRITE(`POST ${r}`)
+    ? (r: string) => !periodicHostWrite(frontEnd)(`PUT ${r}`)
     : (r: string) => HOST_RESOURCES[frontEnd](r) || EVENTS(r);
   const deadline = Date.now() + timeoutMs;
   let prev = await scrapeWrites(host);
