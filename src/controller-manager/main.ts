@@ -60,6 +60,7 @@ interface Options {
   dnsEndpointApi: string;
   dnsHostnamesAsCname: boolean;
   nativeResources: boolean;
+  propagatedVersions: boolean;
   resourceEvictionRate: number;
   gracefulEvictionTimeout: string;
   clustersetName: string;
@@ -123,6 +124,18 @@ function buildCommand(): Command {
           'for those and for the template kinds (kubefed-ts extension)',
       )
         .default(true)
+        .argParser((v) => {
+          if (v !== 'true' && v !== 'false') throw new InvalidArgumentError('must be true or false');
+          return v === 'true';
+        }),
+    )
+    .addOption(
+      new Option(
+        '--propagated-versions [bool]',
+        'record the member versions last written in PropagatedVersion objects, as KubeFed does; false keeps ' +
+          "them in each federated object's status.propagatedVersion, written with its status (kubefed-ts extension)",
+      )
+        .default(false)
         .argParser((v) => {
           if (v !== 'true' && v !== 'false') throw new InvalidArgumentError('must be true or false');
           return v === 'true';
@@ -291,6 +304,7 @@ async function run(o: Options, log: Logger): Promise<number> {
     config,
     logger: log,
     deletionTimeoutMs,
+    versions: o.propagatedVersions ? 'objects' : 'status',
   });
   // The feature gates decide what runs (KubeFed's startControllers; see controller-set.ts).
   const controllers = controllerSet(config.featureGates);

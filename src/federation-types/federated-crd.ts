@@ -168,6 +168,15 @@ function federatedSchema(target: TargetTypeInfo): JsonSchemaProps {
     clusters: arr(obj({ name: str(), status: str(), message: str(), remoteStatus: anyObject() }, ['name'])),
     // kubefed-ts extension: workload health summed over the member clusters.
     aggregate: anyObject(),
+    // kubefed-ts extension: the member versions last written, in the shape of a PropagatedVersion's status.
+    propagatedVersion: obj(
+      {
+        templateVersion: str(),
+        overridesVersion: str(),
+        clusterVersions: arr(obj({ clusterName: str(), version: str() }, ['clusterName', 'version'])),
+      },
+      ['templateVersion', 'overridesVersion'],
+    ),
   });
   return obj(
     {

@@ -3,6 +3,7 @@
 
 import { AggregateReason } from './constants.ts';
 import { compareCodePoints, deepCopy, isPlainObject, type JsonObject, jsonEqual } from './json.ts';
+import type { PropagatedVersionStatus } from './versions.ts';
 import type { WorkloadAggregate } from './workload-aggregate.ts';
 
 export interface ClusterStatusEntry {
@@ -28,6 +29,11 @@ export interface FederatedStatus {
   clusters?: ClusterStatusEntry[];
   /** kubefed-ts extension: roll-up of the member workloads. */
   aggregate?: WorkloadAggregate;
+  /**
+   * kubefed-ts extension: the member versions last propagated, in the shape of a PropagatedVersion's status
+   * (KubeFed keeps them in that separate object; here it costs no write of its own).
+   */
+  propagatedVersion?: PropagatedVersionStatus;
   [k: string]: unknown;
 }
 
@@ -51,6 +57,14 @@ export interface ComputeFederatedStatusInput {
   /** Some member object was created or updated in this reconcile. */
   resourcesUpdated: boolean;
   aggregate?: WorkloadAggregate;
+  /** The member versions recorded this round, to keep in `status.propagatedVersion`; absent leaves it as is. */
+  propagatedVersion?: PropagatedVersionStatus;
+  /**
+   * Members were written since the recorded versions were last saved (defaults to `resourcesUpdated`): only
+   * then does a `propagatedVersion` change alone need a write. Otherwise it rides along with another change,
+   * so versions merely seeded (from a PropagatedVersion) or unchanged cost no write.
+   */
+  versionsUnsaved?: boolean;
   now: Date;
 }
 
@@ -134,7 +148,15 @@ export function computeFederatedStatus(input: ComputeFederatedStatusInput): {
   if (input.aggregate !== undefined) status.aggregate = { ...input.aggregate };
   else delete status.aggregate;
 
-  return { status, changed: !jsonEqual(status, current) };
+  let changed = !jsonEqual(status, current);
+  const versions = input.propagatedVersion;
+  if (versions !== undefined && !jsonEqual(versions, current.propagatedVersion)) {
+    if (changed || (input.versionsUnsaved ?? input.resourcesUpdated)) {
+      status.propagatedVersion = deepCopy(versions);
+      changed = true;
+    }
+  }
+  return { status, changed };
 }
 
 function clustersDiffer(

@@ -1738,18 +1738,18 @@ describe('charts/kubefed-ts on a real kube-apiserver', () => {
       90_000,
     );
     assert.equal(copy?.metadata.labels?.['kubefed.io/managed'], 'true');
-    // Written through the PropagatedVersion grant (a denial there is only logged, so look at the object).
+    // By default the member versions are recorded in the status, no PropagatedVersion written.
     await eventually(
-      'the PropagatedVersion of the FederatedConfigMap',
+      'the versions of the FederatedConfigMap in its status',
       () =>
-        getOrUndefined<Obj & { status?: { clusterVersions?: unknown[] } }>(
-          host,
-          PropagatedVersionType,
-          'configmap-settings',
+        host.get<Obj & { status?: { propagatedVersion?: { clusterVersions?: unknown[] } } }>(
+          T.fcm,
+          'settings',
           ns,
         ),
-      (v) => (v?.status?.clusterVersions?.length ?? 0) > 0,
+      (o) => (o.status?.propagatedVersion?.clusterVersions?.length ?? 0) > 0,
     );
+    assert.equal(await getOrUndefined(host, PropagatedVersionType, 'configmap-settings', ns), undefined);
     const ftc = await host.get<Obj & { status?: { propagationController?: string } }>(
       FederatedTypeConfigType,
       'configmaps',
@@ -1834,7 +1834,12 @@ describe('charts/kubefed-ts on a real kube-apiserver', () => {
 
   test('Namespaced scope: the same with a Role in the release namespace only', async () => {
     const team = 'team-a';
-    const objs = await applyChart(team, [...FAST, 'global.scope=Namespaced']);
+    // With KubeFed's PropagatedVersions (controllermanager.controller.propagatedVersions), to use their grant.
+    const objs = await applyChart(team, [
+      ...FAST,
+      'global.scope=Namespaced',
+      'controllermanager.controller.propagatedVersions=true',
+    ]);
     const cm = await startAsChart(team, objs);
     await joinMember('cluster2', team);
     const c2 = fed.cluster('cluster2').client();
@@ -1845,6 +1850,7 @@ describe('charts/kubefed-ts on a real kube-apiserver', () => {
       (o) => o?.data?.['from'] === 'chart',
       90_000,
     );
+    // Written through the PropagatedVersion grant (a denial there is only logged, so look at the object).
     await eventually(
       'the PropagatedVersion',
       () =>

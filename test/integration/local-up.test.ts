@@ -167,21 +167,39 @@ describe('the README commands', () => {
     clients ??= clientsOf(join(dir, 'kubeconfig'));
     const host = clients.client('host');
     const members = ['cluster1', 'cluster2'].map((m) => clients?.client(m) as KubeClient);
-    const fcm = await host.get<FedObject>(T.fcm, 'test-configmap', 'test-namespace');
-    // As KubeFed's version manager writes it: the federated object is the owner, so GC can follow it.
-    const version = await eventually(
-      'the PropagatedVersion of test-configmap',
-      () => getOrUndefined(host, PropagatedVersionType, 'configmap-test-configmap', 'test-namespace'),
-      (v) => v !== undefined,
+    const fcm = await eventually(
+      'the versions of test-configmap recorded in its status',
+      () =>
+        host.get<FedObject & { status?: { propagatedVersion?: { clusterVersions?: unknown[] } } }>(
+          T.fcm,
+          'test-configmap',
+          'test-namespace',
+        ),
+      (o) => o.status?.propagatedVersion?.clusterVersions?.length === 2,
     );
-    assert.deepEqual(version?.metadata.ownerReferences, [
-      {
-        apiVersion: 'types.kubefed.io/v1beta1',
-        kind: 'FederatedConfigMap',
-        name: 'test-configmap',
-        uid: fcm.metadata.uid,
+    // By default the controller writes no PropagatedVersion; one KubeFed (or --propagated-versions=true) left
+    // is owned by the federated object, so the host's GC follows it.
+    assert.equal(
+      await getOrUndefined(host, PropagatedVersionType, 'configmap-test-configmap', 'test-namespace'),
+      undefined,
+    );
+    await host.create(PropagatedVersionType, {
+      apiVersion: 'core.kubefed.io/v1alpha1',
+      kind: 'PropagatedVersion',
+      metadata: {
+        name: 'configmap-test-configmap',
+        namespace: 'test-namespace',
+        ownerReferences: [
+          {
+            apiVersion: 'types.kubefed.io/v1beta1',
+            kind: 'FederatedConfigMap',
+            name: 'test-configmap',
+            uid: fcm.metadata.uid ?? '',
+          },
+        ],
       },
-    ]);
+      spec: {},
+    });
     await host.delete(T.fcm, 'test-configmap', { namespace: 'test-namespace' });
     for (const m of members) {
       await eventually(

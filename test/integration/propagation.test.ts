@@ -1,8 +1,12 @@
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { PropagatedVersionType } from '../../src/api/core/v1alpha1/index.ts';
 import type { KubeClient, KubeObject } from '../../src/kube/client/index.ts';
-import type { ControllerManagerProcess } from '../../src/testing/controller-manager-process.ts';
+import {
+  type ControllerManagerProcess,
+  startKubefedControllerManager,
+} from '../../src/testing/controller-manager-process.ts';
 import { type Federation, startFederation } from '../../src/testing/federation.ts';
 import {
   createFederatedNamespace,
@@ -16,9 +20,17 @@ import {
   startPropagation,
   T,
 } from './federation-helpers.ts';
+import { NS } from './helpers.ts';
 
 const NSX = 'test-namespace';
 const API = `${FED_GROUP}/${FED_VERSION}`;
+
+interface RecordedVersions {
+  templateVersion: string;
+  overridesVersion: string;
+  clusterVersions?: Array<{ clusterName: string; version: string }>;
+}
+type VersionedObject = KubeObject & { status?: { propagatedVersion?: RecordedVersions } };
 
 describe('propagation of federated objects to real member apiservers', () => {
   let fed: Federation;
@@ -109,20 +121,18 @@ describe('propagation of federated objects to real member apiservers', () => {
       ['cluster1', 'cluster2'],
     );
     assert.ok(fd.status?.clusters?.every((c) => c.status === undefined));
-    const pv = await eventually(
-      'PropagatedVersion deployment-test-deployment',
-      () =>
-        getOrUndefined<
-          KubeObject & { status?: { clusterVersions?: Array<{ clusterName: string; version: string }> } }
-        >(host, PropagatedVersionType, 'deployment-test-deployment', NSX),
-      (v) => (v?.status?.clusterVersions?.length ?? 0) === 2,
+    // The member versions are recorded in the status (KubeFed: a PropagatedVersion object).
+    const versions = (fd as VersionedObject).status?.propagatedVersion;
+    assert.match(versions?.templateVersion ?? '', /^[0-9a-f]{32}$/);
+    assert.match(versions?.overridesVersion ?? '', /^[0-9a-f]{32}$/);
+    assert.deepEqual(versions?.clusterVersions, [
+      { clusterName: 'cluster1', version: 'gen:1' },
+      { clusterName: 'cluster2', version: 'gen:1' },
+    ]);
+    assert.equal(
+      await getOrUndefined(host, PropagatedVersionType, 'deployment-test-deployment', NSX),
+      undefined,
     );
-    assert.deepEqual(
-      pv?.status?.clusterVersions?.map((c) => c.clusterName),
-      ['cluster1', 'cluster2'],
-    );
-    assert.ok(pv?.status?.clusterVersions?.every((c) => c.version === 'gen:1'));
-    assert.equal((pv?.metadata.ownerReferences?.[0] as { name?: string })?.name, 'test-deployment');
   });
 
   test('an override {path: /data, value: {A: null}} removes key A in that cluster only', async () => {
@@ -457,5 +467,64 @@ describe('propagation of federated objects to real member apiservers', () => {
     assert.ok(await getOrUndefined(c1, T.configmaps, 'unknown-cluster', NSX), 'member copy kept');
     // Still alive and propagating.
     assert.ok(cm.process.running);
+  });
+  // Last: it restarts the controller manager with the KubeFed-compatible backend.
+  test('--propagated-versions=true: PropagatedVersions as KubeFed writes them, taken over from the status without a member write', async () => {
+    type Version = KubeObject & { status?: RecordedVersions };
+    const rvs = async () =>
+      Promise.all(
+        [c1, c2].map(
+          async (c) => (await c.get(T.deployments, 'test-deployment', NSX)).metadata.resourceVersion,
+        ),
+      );
+    const before = await rvs();
+    const recorded = (await host.get<VersionedObject>(T.fdeploy, 'test-deployment', NSX)).status
+      ?.propagatedVersion;
+    await cm.process.stop();
+    cm = await startKubefedControllerManager({
+      kubeconfig: fed.kubeconfigPath,
+      context: 'host',
+      namespace: NS,
+      name: 'kubefed-controller-manager-pv',
+      logFile: join(fed.dir, 'kubefed-controller-manager-pv.log'),
+      args: ['--member-deletion-timeout=8s', '--propagated-versions=true'],
+    });
+    // An object propagated before: its PropagatedVersion is written from the status, the members are not.
+    const pv = await eventually(
+      'PropagatedVersion deployment-test-deployment',
+      () => getOrUndefined<Version>(host, PropagatedVersionType, 'deployment-test-deployment', NSX),
+      (v) => (v?.status?.clusterVersions?.length ?? 0) === 2,
+    );
+    assert.deepEqual(pv?.status, recorded);
+    assert.ok(pv?.status?.clusterVersions?.every((c) => c.version === 'gen:1'));
+    assert.equal((pv?.metadata.ownerReferences?.[0] as { name?: string })?.name, 'test-deployment');
+    assert.deepEqual(await rvs(), before, 'member copies not written');
+
+    // A new object: a PropagatedVersion and no status.propagatedVersion, as KubeFed.
+    await host.create(T.fcm, {
+      apiVersion: API,
+      kind: 'FederatedConfigMap',
+      metadata: { name: 'versions-as-objects', namespace: NSX },
+      spec: {
+        template: { data: { a: '1' } },
+        placement: { clusters: [{ name: 'cluster1' }, { name: 'cluster2' }] },
+      },
+    });
+    const cmPv = await eventually(
+      'PropagatedVersion configmap-versions-as-objects',
+      () => getOrUndefined<Version>(host, PropagatedVersionType, 'configmap-versions-as-objects', NSX),
+      (v) => (v?.status?.clusterVersions?.length ?? 0) === 2,
+    );
+    assert.deepEqual(
+      cmPv?.status?.clusterVersions?.map((c) => c.clusterName),
+      ['cluster1', 'cluster2'],
+    );
+    assert.ok(cmPv?.status?.clusterVersions?.every((c) => c.version.startsWith('rv:')));
+    const fcm = await eventually(
+      'Propagation=True',
+      () => host.get<FedObject & VersionedObject>(T.fcm, 'versions-as-objects', NSX),
+      (o) => propagation(o)?.status === 'True',
+    );
+    assert.equal(fcm.status?.propagatedVersion, undefined);
   });
 });

@@ -21,6 +21,7 @@ import {
   ORPHAN_ANNOTATION,
   SYNC_FINALIZER,
 } from '../../propagation/constants.ts';
+import { jsonEqual } from '../../propagation/json.ts';
 import { type Placement, resolvePlacement } from '../../propagation/placement.ts';
 import { computeFederatedStatus } from '../../propagation/status.ts';
 import { aggregateWorkloadStatus } from '../../propagation/workload-aggregate.ts';
@@ -49,7 +50,7 @@ import {
   keepHostNamespace,
   type TargetType,
 } from './render.ts';
-import { VersionStore } from './version-store.ts';
+import { type StatusVersions, type VersionBackend, VersionStore } from './version-store.ts';
 
 /** A member cache still loading: look again soon. */
 const PENDING_RECHECK_MS = 1_000;
@@ -81,6 +82,11 @@ export interface SyncControllerOptions {
   deletionTimeoutMs: number;
   /** Deletions members still owe, shared with the pending-deletion controller. */
   pendingDeletions: PendingDeletionStore;
+  /**
+   * Where the member versions last written are recorded (`--propagated-versions`): `status` (default) in
+   * each federated object's `status.propagatedVersion`, `objects` in PropagatedVersions as KubeFed does.
+   */
+  versions?: VersionBackend;
 }
 
 /**
@@ -175,6 +181,7 @@ export class SyncController {
       namespaced: this.fedType.namespaced,
       targetKind: this.target.kind,
       namespace: this.#watchNamespace,
+      backend: opts.versions,
       logger: this.#log,
     });
     this.#events = new EventRecorder(this.#eventClient, `${this.name}-controller`, this.#log);
@@ -261,7 +268,10 @@ export class SyncController {
     this.#controller.start();
   }
 
-  /** PropagatedVersions load before the first reconcile, or an unchanged object would be written again. */
+  /**
+   * PropagatedVersions load before the first reconcile, or an unchanged object would be written again (with
+   * the status backend, only those KubeFed or `--propagated-versions=true` left, read once to take over).
+   */
   async #loadVersions(signal: AbortSignal): Promise<void> {
     for (let attempt = 0; !signal.aborted; attempt++) {
       try {
@@ -420,10 +430,12 @@ export class SyncController {
       });
       return result ?? ok();
     }
-    const versions = this.#versions.round(this.#versionOwner(fed), {
-      template: fed.spec?.template,
-      overrides: fed.spec?.overrides,
-    });
+    const owner = this.#versionOwner(fed);
+    const versions = this.#versions.round(
+      owner,
+      { template: fed.spec?.template, overrides: fed.spec?.overrides },
+      fed.status,
+    );
     const { work, overridesError } = federatedWork({
       fed,
       federatedKind: this.#opts.ftc.spec.federatedType.kind,
@@ -440,9 +452,10 @@ export class SyncController {
       event('Warning', 'ApplyOverridesFailed', `Invalid overrides: ${overridesError}`);
     }
     const outcome = federatedOutcome(await this.#dispatcher.apply(work));
-    // The version write never throws. It runs alongside the status write below: they are independent
-    // objects, and waiting for one before starting the other cost a host round trip per reconcile.
-    const versionsWritten = versions.record(placement.clusters, outcome.versions);
+    // A PropagatedVersion write (objects backend) never throws. It runs alongside the status write below:
+    // they are independent objects, and waiting for one before starting the other cost a host round trip per
+    // reconcile. The status backend records in memory; the versions go out with the status write.
+    const versionsWritten = versions.record(placement.clusters, outcome.versions, outcome.resourcesUpdated);
 
     // Versions are recorded even when a member cache is still loading: otherwise the next look would
     // write the same objects to the other members again.
@@ -459,6 +472,7 @@ export class SyncController {
         reason: placement.reason,
         outcome,
         aggregate,
+        versions: versions.statusVersions(),
       }),
       versionsWritten,
     ]);
@@ -476,15 +490,19 @@ export class SyncController {
       reason: string;
       outcome: FederatedOutcome;
       aggregate: ReturnType<typeof aggregateWorkloadStatus>;
+      /** Status backend: the recorded versions, computed into every attempt (a 409 retry keeps them). */
+      versions?: StatusVersions;
     },
   ): Promise<ReconcileResult | undefined> {
+    const versions = input.versions;
+    let sent: unknown;
     const w = await writeStatusIfChanged({
       client: this.#client,
       type: this.fedType,
       typeMeta: this.#typeMeta,
       object: fed,
-      compute: (current) =>
-        computeFederatedStatus({
+      compute: (current) => {
+        const computed = computeFederatedStatus({
           current: current.status,
           generation: current.metadata.generation ?? 0,
           reason: input.reason,
@@ -493,9 +511,20 @@ export class SyncController {
           remoteStatuses: this.#collectStatus ? input.outcome.remoteStatuses : undefined,
           resourcesUpdated: input.outcome.resourcesUpdated,
           aggregate: input.aggregate,
+          propagatedVersion: versions?.propagatedVersion,
+          versionsUnsaved: versions?.unsaved,
           now: new Date(),
-        }),
+        });
+        sent = computed.status.propagatedVersion;
+        return computed;
+      },
     });
+    if (w.kind === 'written' && versions && jsonEqual(sent, versions.propagatedVersion))
+      this.#versions.saved(
+        this.#versionOwner(fed),
+        versions.propagatedVersion,
+        w.object.status?.propagatedVersion,
+      );
     switch (w.kind) {
       case 'gone':
         return ok();

@@ -31,6 +31,7 @@ import { PendingDeletionController } from './pending-deletion/controller.ts';
 import { PendingDeletionStore } from './pending-deletion/store.ts';
 import { SyncController } from './sync-controller.ts';
 import { applyFtcDefaults, ftcControlPlan } from './type-config-plan.ts';
+import type { VersionBackend } from './version-store.ts';
 
 type FtcObject = FederatedTypeConfig & KubeObject;
 
@@ -49,6 +50,8 @@ export interface FederatedTypeConfigControllerOptions {
   logger?: Logger;
   deletionTimeoutMs: number;
   memberEventDelayMs?: number;
+  /** Where sync controllers record member versions (`--propagated-versions`); see SyncControllerOptions. */
+  versions?: VersionBackend;
 }
 
 interface Running {
@@ -274,6 +277,7 @@ export class FederatedTypeConfigController implements Runnable {
         deletionTimeoutMs: this.#opts.deletionTimeoutMs,
         pendingDeletions: this.#pendingDeletions,
         memberEventDelayMs: this.#opts.memberEventDelayMs,
+        versions: this.#opts.versions,
       });
       controller.start();
       this.#running.set(name, {

@@ -498,3 +498,99 @@ describe('per-cluster messages (kubefed-ts)', () => {
     assert.equal(other.changed, true);
   });
 });
+
+describe('status.propagatedVersion (kubefed-ts: recorded versions without a PropagatedVersion)', () => {
+  const steady: FederatedStatus = {
+    observedGeneration: 1,
+    conditions: [{ type: 'Propagation', status: 'True', lastTransitionTime: T0, lastUpdateTime: T0 }],
+    clusters: [{ name: 'cluster1' }],
+  };
+  const v1 = {
+    templateVersion: 't1',
+    overridesVersion: 'o1',
+    clusterVersions: [{ clusterName: 'cluster1', version: 'rv:5' }],
+  };
+  const v2 = { ...v1, clusterVersions: [{ clusterName: 'cluster1', version: 'rv:9' }] };
+  const steadyInput = (over: Partial<ComputeFederatedStatusInput>) =>
+    base({ current: steady, clusterStatuses: new Map([['cluster1', '']]), ...over });
+
+  const cases: Array<{
+    name: string;
+    current: FederatedStatus;
+    input: Partial<ComputeFederatedStatusInput>;
+    changed: boolean;
+    propagatedVersion: unknown;
+  }> = [
+    {
+      name: 'not given: left as it is, no change',
+      current: { ...steady, propagatedVersion: v1 },
+      input: { resourcesUpdated: true },
+      changed: false,
+      propagatedVersion: v1,
+    },
+    {
+      name: 'a change alone with members written this round: written',
+      current: { ...steady, propagatedVersion: v1 },
+      input: { propagatedVersion: v2, resourcesUpdated: true },
+      changed: true,
+      propagatedVersion: v2,
+    },
+    {
+      name: 'a change alone without member writes (seeded from a PropagatedVersion): no write',
+      current: steady,
+      input: { propagatedVersion: v1, resourcesUpdated: false },
+      changed: false,
+      propagatedVersion: undefined,
+    },
+    {
+      name: 'a change alone owed by an earlier round (versionsUnsaved): written',
+      current: { ...steady, propagatedVersion: v1 },
+      input: { propagatedVersion: v2, resourcesUpdated: false, versionsUnsaved: true },
+      changed: true,
+      propagatedVersion: v2,
+    },
+    {
+      name: 'versionsUnsaved false overrides resourcesUpdated (members rewritten to the same version)',
+      current: { ...steady, propagatedVersion: v1 },
+      input: { propagatedVersion: v2, resourcesUpdated: true, versionsUnsaved: false },
+      changed: false,
+      propagatedVersion: v1,
+    },
+    {
+      name: 'rides along with another change (a new generation) without member writes',
+      current: steady,
+      input: { generation: 2, propagatedVersion: v1, resourcesUpdated: false },
+      changed: true,
+      propagatedVersion: v1,
+    },
+    {
+      name: 'the same versions: no change even with members written',
+      current: { ...steady, propagatedVersion: v1 },
+      input: { propagatedVersion: structuredClone(v1), resourcesUpdated: true },
+      changed: false,
+      propagatedVersion: v1,
+    },
+  ];
+  for (const tc of cases) {
+    test(tc.name, () => {
+      const r = computeFederatedStatus(steadyInput({ current: tc.current, ...tc.input }));
+      assert.equal(r.changed, tc.changed);
+      assert.deepEqual(r.status.propagatedVersion, tc.propagatedVersion);
+    });
+  }
+
+  test('a cold create carries the versions in its one status write; the input is not aliased', () => {
+    const input = { ...v1, clusterVersions: [...v1.clusterVersions] };
+    const r = computeFederatedStatus(
+      base({
+        clusterStatuses: new Map([['cluster1', '']]),
+        resourcesUpdated: true,
+        propagatedVersion: input,
+      }),
+    );
+    assert.equal(r.changed, true);
+    assert.deepEqual(r.status.propagatedVersion, v1);
+    input.clusterVersions.push({ clusterName: 'cluster2', version: 'rv:1' });
+    assert.deepEqual(r.status.propagatedVersion, v1);
+  });
+});
