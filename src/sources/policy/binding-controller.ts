@@ -112,7 +112,10 @@ export class BindingController {
   readonly #caches = new Map<string, MemberCache>();
   /** Which bindings propagate a dependency: `kindKey|ns|name` → binding keys. */
   readonly #dependents = new Map<string, Set<string>>();
-  /** Per binding, the member versions written for each rendering (lost on restart: one round of no-op PUTs). */
+  /**
+   * Per binding, the member versions written for each rendering. Lost on restart, when the rendering hash
+   * stamped on each copy (DesiredObject.appliedHash) stands in for it.
+   */
   readonly #recorded = new Map<string, Map<string, Recorded>>();
   /** When this process first saw each binding being deleted: the deletion timeout counts from there. */
   readonly #deletionSeen = new Map<string, number>();
@@ -322,6 +325,9 @@ export class BindingController {
       return {
         ...r,
         recordedVersion: hash && rec?.hash === hash ? rec.version : undefined,
+        // Stamped on the copy, so that after a restart (nothing recorded yet) a copy of this very rendering
+        // counts as applied and is not written again.
+        ...(hash ? { appliedHash: hash } : {}),
         ...(evicting(cluster)
           ? { invalid: { status: GRACEFUL_EVICTION_IN_PROGRESS, message: EVICTION_MESSAGE } }
           : frozen(cluster)

@@ -21,6 +21,7 @@ import type { BindingObject } from './binding-spec.ts';
 import { type Bindings, bindingTypeOf } from './bindings.ts';
 import type { CapacityEstimator } from './capacity-estimator.ts';
 import { policyClusterOf } from './clusters.ts';
+import { putCondition } from './conditions.ts';
 import { bindingEvent } from './failover/events.ts';
 import {
   APPLIED_PLACEMENT_ANNOTATION,
@@ -169,10 +170,7 @@ export class Scheduler {
                 reason: result.reason,
                 message: result.message,
               };
-          const conditions = [
-            ...(old.conditions ?? []).filter((c) => c.type !== BindingCondition.Scheduled),
-            stampCondition(condition, old.conditions, now),
-          ];
+          const conditions = putCondition(old.conditions, stampCondition(condition, old.conditions, now));
           const status: ResourceBindingStatus = {
             ...old,
             schedulerObservedGeneration: current.metadata.generation,
