@@ -204,6 +204,9 @@ export class BindingController {
     if (!b) return ok();
     try {
       if (b.metadata.deletionTimestamp) return await this.#delete(b);
+      // Not scheduled yet: nothing to apply and nothing to report; the scheduler's write brings it back
+      // (karmada pkg/controllers/binding Reconcile syncs no binding before it is scheduled).
+      if (!everScheduled(b)) return ok();
       return await this.#sync(b);
     } catch (e) {
       if (isConflict(e)) return requeueAfter(500);
@@ -709,6 +712,19 @@ function statusItems(
       return item;
     })
     .sort((x, y) => x.clusterName.localeCompare(y.clusterName));
+}
+
+/**
+ * The scheduler has written a result for this binding at least once (its Scheduled condition, or the
+ * generation it observed); a binding the scheduler has not seen yet has no clusters to apply to, and a
+ * status written for it now would only race the scheduler's own first write.
+ */
+export function everScheduled(b: Pick<BindingObject, 'status'>): boolean {
+  const s = b.status;
+  return (
+    s?.schedulerObservedGeneration !== undefined ||
+    (s?.conditions ?? []).some((c) => c.type === BindingCondition.Scheduled)
+  );
 }
 
 /**
