@@ -19,8 +19,16 @@ import { truncateMiddle } from '../runtime/events.ts';
 import { logFailure } from '../runtime/failure-log.ts';
 import type { Logger } from '../runtime/logger.ts';
 import { timedDispatch } from '../runtime/metrics.ts';
-import { ALREADY_OWNED, FEDERATED_SOURCE, OWNER_ANNOTATION, ownershipOf, stampOwner } from './ownership.ts';
-import { planExisting, planWrite, tryRender } from './plan.ts';
+import { describeMemberObject as describe, type MemberEvent } from './event-batch.ts';
+import {
+  ALREADY_OWNED,
+  FEDERATED_SOURCE,
+  OWNER_ANNOTATION,
+  ownershipOf,
+  stampOwner,
+  stampRendering,
+} from './ownership.ts';
+import { planExisting, planWrite, type RenderResult, tryRender } from './plan.ts';
 import { type DesiredObject, type EventSink, type ObjectRef, refKey, type WorkOwner } from './work.ts';
 
 /** The member an applier writes to: its client, its caches, and whether it answers at all. */
@@ -40,7 +48,10 @@ export interface ApplyContext {
   adopt: boolean;
   /** Work.keep for this member: only a create that finds the object already there asks it. */
   keep?: (live: KubeObject) => boolean;
+  /** Warnings, recorded one by one (their messages carry each member's error). */
   event: EventSink;
+  /** The Normal event of a member write about to be made, for the dispatcher to record with its pass's others. */
+  memberEvent(e: MemberEvent): void;
 }
 
 export interface DeleteOptions {
@@ -70,8 +81,7 @@ export class Applier {
     if (plan.op === 'fail') return this.#renderFailed(plan, ctx);
     if (plan.op === 'none') return { status: '' };
     if (m.isUnresponsive()) return { status: ClusterStatus.CreationTimedOut };
-    stampOwner(plan.object, ctx.owner);
-    ctx.event('Normal', 'CreateInCluster', `Creating ${describe(d)} in cluster "${m.cluster}"`);
+    ctx.memberEvent({ reason: 'CreateInCluster', object: d, cluster: m.cluster });
     let client: KubeClient;
     try {
       client = m.client();
@@ -119,13 +129,11 @@ export class Applier {
     if (live.metadata.labels?.[MANAGED_LABEL] === 'false') {
       return { status: ClusterStatus.ManagedLabelFalse, object: live };
     }
-    const rendered = this.#render(d, live, ctx);
-    if (rendered.ok) stampOwner(rendered.rendered.object, ctx.owner);
-    const plan = planWrite(m.cluster, rendered, live, d.recordedVersion);
+    const plan = planWrite(m.cluster, this.#render(d, live, ctx), live, d.recordedVersion, d.appliedHash);
     if (plan.op === 'fail') return this.#renderFailed(plan, ctx);
     if (plan.op === 'none') return { status: '', object: plan.object, version: plan.version };
     if (m.isUnresponsive()) return { status: ClusterStatus.UpdateTimedOut };
-    ctx.event('Normal', 'UpdateInCluster', `Updating ${describe(d)} in cluster "${m.cluster}"`);
+    ctx.memberEvent({ reason: 'UpdateInCluster', object: d, cluster: m.cluster });
     try {
       const updated = await timedDispatch('update', m.cluster, m.client().update(d.type, plan.object));
       m.assumeWritten(d.type, updated, live.metadata.resourceVersion);
@@ -143,7 +151,7 @@ export class Applier {
     ctx: ApplyContext,
   ): Promise<OpResult> {
     if (m.isUnresponsive()) return { status: ClusterStatus.DeletionTimedOut };
-    ctx.event('Normal', 'DeleteInCluster', `Deleting ${describe(ref)} in cluster "${m.cluster}"`);
+    ctx.memberEvent({ reason: 'DeleteInCluster', object: ref, cluster: m.cluster });
     try {
       await timedDispatch(
         'delete',
@@ -163,11 +171,7 @@ export class Applier {
   async unlabel(m: MemberTarget, ref: ObjectRef, live: KubeObject, ctx: ApplyContext): Promise<OpResult> {
     if (live.metadata.labels?.[MANAGED_LABEL] !== 'true') return { status: undefined };
     if (m.isUnresponsive()) return { status: ClusterStatus.LabelRemovalTimedOut };
-    ctx.event(
-      'Normal',
-      'RemoveManagedLabelFromInCluster',
-      `Removing managed label from ${describe(ref)} in cluster "${m.cluster}"`,
-    );
+    ctx.memberEvent({ reason: 'RemoveManagedLabelFromInCluster', object: ref, cluster: m.cluster });
     const metadata: Record<string, unknown> = { labels: { [MANAGED_LABEL]: null } };
     if (ctx.owner.source !== FEDERATED_SOURCE) metadata.annotations = { [OWNER_ANNOTATION]: null };
     try {
@@ -186,9 +190,16 @@ export class Applier {
     }
   }
 
-  #render(d: DesiredObject, live: KubeObject | undefined, ctx: ApplyContext): ReturnType<typeof tryRender> {
+  /**
+   * The object to write, finished before planWrite compares it with the live copy: the owner marks and the
+   * rendering hash are part of what the member should hold, so a copy missing them is written.
+   */
+  #render(d: DesiredObject, live: KubeObject | undefined, ctx: ApplyContext): RenderResult {
     const r = tryRender(() => d.render(live));
-    if (r.ok) for (const w of r.rendered.warnings) ctx.event('Warning', w.reason, w.message);
+    if (!r.ok) return r;
+    for (const w of r.rendered.warnings) ctx.event('Warning', w.reason, w.message);
+    stampOwner(r.rendered.object, ctx.owner);
+    stampRendering(r.rendered.object, d.appliedHash);
     return r;
   }
 
@@ -228,9 +239,4 @@ export function reportOwned(
   message: string | undefined,
 ): void {
   event('Warning', ALREADY_OWNED, `Not managing ${describe(ref)} in cluster "${cluster}": ${message ?? ''}`);
-}
-
-/** `ConfigMap "ns/name"`, as KubeFed's events name a member object. */
-function describe(ref: ObjectRef): string {
-  return `${ref.type.kind} "${refKey(ref)}"`;
 }

@@ -18,6 +18,7 @@ import {
   reportOwned,
 } from './applier.ts';
 import { deletionTarget } from './deletion-target.ts';
+import { batchMemberEvents, type MemberEvent } from './event-batch.ts';
 import { ALREADY_OWNED, ownershipOf } from './ownership.ts';
 import { type MemberView, planCluster, planObject } from './plan.ts';
 import { PullDispatcher } from './pull/pull-dispatcher.ts';
@@ -86,7 +87,8 @@ export class Dispatcher {
   async apply(work: Work): Promise<WorkOutcome> {
     const out = emptyWorkOutcome();
     const registry = this.#opts.registry;
-    const ctx = this.#context(work.owner, work.adopt, work.event);
+    const events = collectMemberEvents(work.event);
+    const ctx = this.#context(work.owner, work.adopt, work.event, events.note);
     const ops: Array<Promise<void>> = [];
     for (const cluster of registry.list()) {
       const name = cluster.metadata.name ?? '';
@@ -169,7 +171,7 @@ export class Dispatcher {
       }
       out.clusters.set(name, co);
     }
-    await Promise.all(ops);
+    await Promise.all(ops).finally(events.flush);
     for (const [name, co] of out.clusters) {
       if (co.status === undefined && co.objects.length === 0) out.clusters.delete(name);
     }
@@ -182,7 +184,8 @@ export class Dispatcher {
    */
   async release(req: DeletionRequest, abandonUnready: boolean): Promise<DeletionOutcome> {
     const out = emptyDeletionOutcome();
-    const ctx = this.#context(req.owner, false, req.event);
+    const events = collectMemberEvents(req.event);
+    const ctx = this.#context(req.owner, false, req.event, events.note);
     const [pull, push] = this.#byMode(req.clusters);
     await Promise.all(
       pull.map((name) => this.#pull.release(req.owner, req.objects, name, abandonUnready, req.event, out)),
@@ -202,7 +205,7 @@ export class Dispatcher {
           if (r.status) out.errors.push(`cluster "${name}": ${r.status}`);
         }),
       ),
-    );
+    ).finally(events.flush);
     return sortOutcome(out);
   }
 
@@ -215,7 +218,8 @@ export class Dispatcher {
     opts: { deleteOptions?: DeleteOptions; abandonUnready: boolean; deferUnready: boolean },
   ): Promise<DeletionOutcome> {
     const out = emptyDeletionOutcome();
-    const ctx = this.#context(req.owner, false, req.event);
+    const events = collectMemberEvents(req.event);
+    const ctx = this.#context(req.owner, false, req.event, events.note);
     const [pull, push] = this.#byMode(req.clusters);
     await Promise.all(
       pull.map((name) => this.#pull.remove(req.owner, name, opts.abandonUnready, req.event, out)),
@@ -237,7 +241,7 @@ export class Dispatcher {
             out.errors.push(`cluster "${name}": ${r.status}`);
         }),
       ),
-    );
+    ).finally(events.flush);
     return sortOutcome(out);
   }
 
@@ -290,7 +294,8 @@ export class Dispatcher {
     skip: (cluster: string) => boolean,
   ): Promise<string[]> {
     const errors: string[] = [];
-    const ctx = this.#context(req.owner, false, req.event);
+    const events = collectMemberEvents(req.event);
+    const ctx = this.#context(req.owner, false, req.event, events.note);
     await Promise.all(
       this.#opts.registry.list().flatMap((c) =>
         req.objects.map(async (ref) => {
@@ -312,7 +317,7 @@ export class Dispatcher {
           if (r.status) errors.push(`${name}: ${r.status}`);
         }),
       ),
-    );
+    ).finally(events.flush);
     return errors;
   }
 
@@ -323,8 +328,13 @@ export class Dispatcher {
     return [pull, all.filter((n) => !pull.includes(n))];
   }
 
-  #context(owner: WorkOwner, adopt: boolean, event: EventSink): ApplyContext {
-    return { owner, adopt, event };
+  #context(
+    owner: WorkOwner,
+    adopt: boolean,
+    event: EventSink,
+    memberEvent: (e: MemberEvent) => void,
+  ): ApplyContext {
+    return { owner, adopt, event, memberEvent };
   }
 
   #member(cluster: string): MemberTarget {
@@ -465,6 +475,28 @@ function objectsIn(
   const all: ObjectRef[] = [...objects];
   for (const d of desired ?? []) if (!all.some((r) => sameRef(r, d))) all.push(d);
   return all;
+}
+
+/**
+ * The Normal member events of one pass, recorded together once its operations are done (event-batch.ts). One
+ * noted after the flush (an operation that outlived its timeout) is recorded on its own rather than lost.
+ */
+export function collectMemberEvents(sink: EventSink): { note(e: MemberEvent): void; flush(): void } {
+  let pending: MemberEvent[] | undefined = [];
+  const record = (events: readonly MemberEvent[]) => {
+    for (const b of batchMemberEvents(events)) sink(b.type, b.reason, b.message);
+  };
+  return {
+    note: (e) => {
+      if (pending) pending.push(e);
+      else record([e]);
+    },
+    flush: () => {
+      const events = pending ?? [];
+      pending = undefined;
+      record(events);
+    },
+  };
 }
 
 function addOnce(list: string[], value: string): void {

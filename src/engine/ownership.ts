@@ -5,7 +5,7 @@
 
 import { AMW_KIND, API_VERSION as WORK_API_VERSION } from '../api/ocm/work/v1/index.ts';
 import type { KubeObject } from '../kube/client/index.ts';
-import { MANAGED_LABEL } from '../propagation/constants.ts';
+import { MANAGED_LABEL, RENDERING_ANNOTATION } from '../propagation/constants.ts';
 import { isPlainObject } from '../propagation/json.ts';
 import type { WorkOwner } from './work.ts';
 
@@ -87,4 +87,14 @@ export function stampOwner(obj: KubeObject, owner: WorkOwner): void {
     return;
   }
   obj.metadata.annotations = { ...(obj.metadata.annotations ?? {}), [OWNER_ANNOTATION]: ownerId(owner) };
+}
+
+/**
+ * Stamps the hash of the rendering a member should receive (DesiredObject.appliedHash) on the object to write
+ * (in place), so that a restarted controller, with nothing recorded, can tell a copy that is already current.
+ * Without a hash the object is left as it is (Federated<Kind> objects stay as KubeFed writes them).
+ */
+export function stampRendering(obj: KubeObject, appliedHash: string | undefined): void {
+  if (appliedHash === undefined) return;
+  obj.metadata.annotations = { ...(obj.metadata.annotations ?? {}), [RENDERING_ANNOTATION]: appliedHash };
 }

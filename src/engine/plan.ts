@@ -4,8 +4,8 @@
 // (Create, Update, Delete, RemoveManagedLabel); the applier and dispatcher only carry them out.
 
 import { errorMessage, type KubeObject } from '../kube/client/index.ts';
-import { ClusterStatus, MANAGED_LABEL } from '../propagation/constants.ts';
-import { needsUpdate } from '../propagation/versions.ts';
+import { ClusterStatus, MANAGED_LABEL, RENDERING_ANNOTATION } from '../propagation/constants.ts';
+import { needsUpdate, objectVersion } from '../propagation/versions.ts';
 import { ALREADY_OWNED, describeOwnerId, type Ownership } from './ownership.ts';
 import { RenderError, type Rendered } from './work.ts';
 
@@ -116,12 +116,17 @@ export type WritePlan =
   | { op: 'none'; status: ''; object: KubeObject; version: string | undefined }
   | { op: 'fail'; status: string; message: string; event: PlannedEvent };
 
-/** After rendering: write, nothing to do, or the render failed (KubeFed's ObjectForCluster errors). */
+/**
+ * After rendering: write, nothing to do, or the render failed (KubeFed's ObjectForCluster errors). With nothing
+ * recorded (after a restart), a live copy stamped with `appliedHash` (RENDERING_ANNOTATION) counts as applied at
+ * its current version; the version rule then decides as for a recorded one. An in-memory record always wins.
+ */
 export function planWrite(
   cluster: string,
   render: RenderResult,
   live: KubeObject | undefined,
-  recordedVersion: string | undefined,
+  recorded: string | undefined,
+  appliedHash?: string,
 ): WritePlan {
   if (!render.ok) {
     const status =
@@ -135,6 +140,13 @@ export function planWrite(
     };
   }
   const desired = render.rendered.object;
+  const recordedVersion =
+    !recorded &&
+    live &&
+    appliedHash !== undefined &&
+    live.metadata.annotations?.[RENDERING_ANNOTATION] === appliedHash
+      ? objectVersion(live)
+      : recorded;
   if (live && !needsUpdate({ recordedVersion, member: live, desired })) {
     return { op: 'none', status: '', object: live, version: recordedVersion };
   }

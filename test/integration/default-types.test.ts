@@ -345,6 +345,11 @@ describe('create / update / placement change / delete for each of the ten defaul
       () => getOrUndefined(members[0] as KubeClient, T.configmaps, 'while-disabled', NSX),
       Boolean,
     );
-    assert.ok((await eventReasons(host, NSX, 'while-disabled')).includes('CreateInCluster'));
+    // One CreateInCluster for all the members, recorded once their creates are done.
+    await eventually(
+      'a CreateInCluster event',
+      () => eventReasons(host, NSX, 'while-disabled'),
+      (reasons) => reasons.includes('CreateInCluster'),
+    );
   });
 });

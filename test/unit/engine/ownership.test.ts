@@ -8,10 +8,11 @@ import {
   ownerId,
   ownershipOf,
   stampOwner,
+  stampRendering,
 } from '../../../src/engine/ownership.ts';
 import type { WorkOwner } from '../../../src/engine/work.ts';
 import type { KubeObject } from '../../../src/kube/client/index.ts';
-import { MANAGED_LABEL } from '../../../src/propagation/constants.ts';
+import { MANAGED_LABEL, RENDERING_ANNOTATION } from '../../../src/propagation/constants.ts';
 
 const federated: WorkOwner = {
   source: FEDERATED_SOURCE,
@@ -158,5 +159,28 @@ describe('stampOwner: marks an object to write as its owner', () => {
       stampOwner(o, owner);
       assert.deepEqual(ownershipOf(o, owner), { kind: 'ours' });
     }
+  });
+});
+
+describe('stampRendering: the hash of the rendering on the object to write', () => {
+  test('a hash: set, replacing an older one, the other annotations kept and the original map untouched', () => {
+    const annotations = { note: 'x', [RENDERING_ANNOTATION]: 'old' };
+    const o = obj(managed, annotations);
+    stampRendering(o, 'h1');
+    assert.deepEqual(o.metadata.annotations, { note: 'x', [RENDERING_ANNOTATION]: 'h1' });
+    assert.deepEqual(annotations, { note: 'x', [RENDERING_ANNOTATION]: 'old' });
+  });
+
+  test('a hash where there were no annotations', () => {
+    const o = obj(managed);
+    stampRendering(o, 'h1');
+    assert.deepEqual(o.metadata.annotations, { [RENDERING_ANNOTATION]: 'h1' });
+  });
+
+  test('no hash: the object is left exactly as it is', () => {
+    const o = obj(managed);
+    stampRendering(o, undefined);
+    assert.deepEqual(o, obj(managed));
+    assert.equal(o.metadata.annotations, undefined);
   });
 });

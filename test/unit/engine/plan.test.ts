@@ -20,7 +20,7 @@ import {
 import { RenderError } from '../../../src/engine/work.ts';
 import type { KubeObject } from '../../../src/kube/client/index.ts';
 import type { MemberCacheState } from '../../../src/members/member-caches.ts';
-import { ClusterStatus, MANAGED_LABEL } from '../../../src/propagation/constants.ts';
+import { ClusterStatus, MANAGED_LABEL, RENDERING_ANNOTATION } from '../../../src/propagation/constants.ts';
 import { MapStore } from '../../../src/runtime/informer/store.ts';
 
 const managed = { [MANAGED_LABEL]: 'true' };
@@ -361,6 +361,108 @@ describe('planWrite: after rendering', () => {
   ];
   for (const row of rows)
     test(row.name, () => assert.deepEqual(planWrite('c1', row.render, row.live, row.recorded), row.want));
+});
+
+describe('planWrite: the rendering hash stands in for a lost record (after a restart)', () => {
+  const rendered = (object: KubeObject): RenderResult => ({ ok: true, rendered: { object, warnings: [] } });
+  const stamped = (hash: string) => ({ [RENDERING_ANNOTATION]: hash });
+  const rvLive = member({ resourceVersion: '5', annotations: stamped('h1') });
+  const rvDesired = member({ resourceVersion: '5', annotations: stamped('h1') });
+  const rvUnstamped = member({ resourceVersion: '5' });
+  const genLive = member({ resourceVersion: '5', generation: 3, annotations: stamped('h1') });
+  const genDesired = member({ annotations: stamped('h1') });
+  const genRelabelled = member({ labels: { ...managed, app: 'b' }, annotations: stamped('h1') });
+  const rows: Array<{
+    name: string;
+    live: KubeObject;
+    desired: KubeObject;
+    recorded: string | undefined;
+    hash: string | undefined;
+    want: WritePlan;
+  }> = [
+    {
+      name: 'nothing recorded, live stamped with the hash: up to date at its version (rv)',
+      live: rvLive,
+      desired: rvDesired,
+      recorded: undefined,
+      hash: 'h1',
+      want: { op: 'none', status: '', object: rvLive, version: 'rv:5' },
+    },
+    {
+      name: 'an empty record counts as nothing recorded',
+      live: rvLive,
+      desired: rvDesired,
+      recorded: '',
+      hash: 'h1',
+      want: { op: 'none', status: '', object: rvLive, version: 'rv:5' },
+    },
+    {
+      name: 'nothing recorded, live stamped with the hash: up to date at its generation',
+      live: genLive,
+      desired: genDesired,
+      recorded: undefined,
+      hash: 'h1',
+      want: { op: 'none', status: '', object: genLive, version: 'gen:3' },
+    },
+    {
+      name: 'nothing recorded, hash matches but labels drifted (generation-tracked): write',
+      live: genLive,
+      desired: genRelabelled,
+      recorded: undefined,
+      hash: 'h1',
+      want: { op: 'write', object: genRelabelled },
+    },
+    {
+      name: 'nothing recorded, live stamped with another hash: write',
+      live: rvLive,
+      desired: member({ annotations: stamped('h2') }),
+      recorded: undefined,
+      hash: 'h2',
+      want: { op: 'write', object: member({ annotations: stamped('h2') }) },
+    },
+    {
+      name: 'nothing recorded, live not stamped: write',
+      live: rvUnstamped,
+      desired: rvDesired,
+      recorded: undefined,
+      hash: 'h1',
+      want: { op: 'write', object: rvDesired },
+    },
+    {
+      name: 'no hash given: a stamped live copy does not count (Federated<Kind>)',
+      live: rvLive,
+      desired: rvLive,
+      recorded: undefined,
+      hash: undefined,
+      want: { op: 'write', object: rvLive },
+    },
+    {
+      name: 'a record wins over the stamp: an older recorded version means the copy drifted',
+      live: rvLive,
+      desired: rvDesired,
+      recorded: 'rv:4',
+      hash: 'h1',
+      want: { op: 'write', object: rvDesired },
+    },
+    {
+      name: 'a record wins over the stamp: the recorded version still holds',
+      live: rvLive,
+      desired: rvDesired,
+      recorded: 'rv:5',
+      hash: 'h1',
+      want: { op: 'none', status: '', object: rvLive, version: 'rv:5' },
+    },
+  ];
+  for (const row of rows)
+    test(row.name, () =>
+      assert.deepEqual(planWrite('c1', rendered(row.desired), row.live, row.recorded, row.hash), row.want),
+    );
+
+  test('no live copy: a create, whatever the hash', () =>
+    assert.deepEqual(planWrite('c1', rendered(rvDesired), undefined, undefined, 'h1'), {
+      op: 'write',
+      object: rvDesired,
+    }));
 });
 
 describe('planExisting: a create found the object already there', () => {
