@@ -137,6 +137,13 @@ export class BindingController {
     this.controller
       .cache(opts.members.asCache())
       .source(opts.bindings.changes)
+      // The scheduler's first status write, which `changes` leaves out (a status write) and which ends the
+      // wait for a binding not scheduled yet (see reconcile).
+      .source((enqueue) =>
+        opts.bindings.addListener((key, b, change, old) => {
+          if (change === 'update' && old && !everScheduled(old) && everScheduled(b)) enqueue(key);
+        }),
+      )
       .source((enqueue) =>
         opts.templates.addListener((kind, obj) => {
           const t = { ...obj, apiVersion: kind.apiVersion, kind: kind.kind };
