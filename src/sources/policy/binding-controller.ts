@@ -112,7 +112,10 @@ export class BindingController {
   readonly #caches = new Map<string, MemberCache>();
   /** Which bindings propagate a dependency: `kindKey|ns|name` → binding keys. */
   readonly #dependents = new Map<string, Set<string>>();
-  /** Per binding, the member versions written for each rendering (lost on restart: one round of no-op PUTs). */
+  /**
+   * Per binding, the member versions written for each rendering. Lost on restart, when the rendering hash
+   * stamped on each copy (DesiredObject.appliedHash) stands in for it.
+   */
   readonly #recorded = new Map<string, Map<string, Recorded>>();
   /** When this process first saw each binding being deleted: the deletion timeout counts from there. */
   readonly #deletionSeen = new Map<string, number>();
@@ -134,6 +137,13 @@ export class BindingController {
     this.controller
       .cache(opts.members.asCache())
       .source(opts.bindings.changes)
+      // The scheduler's first status write, which `changes` leaves out (a status write) and which ends the
+      // wait for a binding not scheduled yet (see reconcile).
+      .source((enqueue) =>
+        opts.bindings.addListener((key, b, change, old) => {
+          if (change === 'update' && old && !everScheduled(old) && everScheduled(b)) enqueue(key);
+        }),
+      )
       .source((enqueue) =>
         opts.templates.addListener((kind, obj) => {
           const t = { ...obj, apiVersion: kind.apiVersion, kind: kind.kind };
@@ -201,6 +211,9 @@ export class BindingController {
     if (!b) return ok();
     try {
       if (b.metadata.deletionTimestamp) return await this.#delete(b);
+      // Not scheduled yet: nothing to apply and nothing to report; the scheduler's write brings it back
+      // (karmada pkg/controllers/binding Reconcile syncs no binding before it is scheduled).
+      if (!everScheduled(b)) return ok();
       return await this.#sync(b);
     } catch (e) {
       if (isConflict(e)) return requeueAfter(500);
@@ -322,6 +335,9 @@ export class BindingController {
       return {
         ...r,
         recordedVersion: hash && rec?.hash === hash ? rec.version : undefined,
+        // Stamped on the copy, so that after a restart (nothing recorded yet) a copy of this very rendering
+        // counts as applied and is not written again.
+        ...(hash ? { appliedHash: hash } : {}),
         ...(evicting(cluster)
           ? { invalid: { status: GRACEFUL_EVICTION_IN_PROGRESS, message: EVICTION_MESSAGE } }
           : frozen(cluster)
@@ -703,6 +719,19 @@ function statusItems(
       return item;
     })
     .sort((x, y) => x.clusterName.localeCompare(y.clusterName));
+}
+
+/**
+ * The scheduler has written a result for this binding at least once (its Scheduled condition, or the
+ * generation it observed); a binding the scheduler has not seen yet has no clusters to apply to, and a
+ * status written for it now would only race the scheduler's own first write.
+ */
+export function everScheduled(b: Pick<BindingObject, 'status'>): boolean {
+  const s = b.status;
+  return (
+    s?.schedulerObservedGeneration !== undefined ||
+    (s?.conditions ?? []).some((c) => c.type === BindingCondition.Scheduled)
+  );
 }
 
 /**

@@ -15,7 +15,7 @@ import { Controller } from '../../runtime/controller.ts';
 import type { EventRecorder } from '../../runtime/events.ts';
 import { type Logger, silentLogger } from '../../runtime/logger.ts';
 import { ok, type ReconcileResult, requeueAfter, retry } from '../../runtime/reconcile.ts';
-import { desiredBinding, mergeBinding } from './binding-spec.ts';
+import { type BindingObject, desiredBinding, mergeBinding } from './binding-spec.ts';
 import { type Bindings, bindingTypeOf } from './bindings.ts';
 import { claimOf, withClaim } from './claim.ts';
 import { patchTemplateMetadata, unclaim } from './claim-writer.ts';
@@ -33,6 +33,8 @@ export interface DetectorOptions {
   policies: Policies;
   bindings: Bindings;
   events: EventRecorder;
+  /** The scheduler's result written into a binding before it is created, when it can be (Scheduler.firstSchedule). */
+  firstSchedule?: (b: BindingObject) => BindingObject;
   /** Namespaces never propagated from besides Karmada's own and kube-*: the KubeFed namespace. */
   skippedNamespaces: readonly string[];
   logger?: Logger;
@@ -177,8 +179,9 @@ export class Detector {
     const desired = desiredBinding(template, policy);
     const existing = bindings.get(bindingKeyOfTemplate(template));
     if (!existing) {
+      const scheduled = this.#opts.firstSchedule?.(desired) ?? desired;
       try {
-        await host.create(bindingTypeOf(desired), desired);
+        await host.create(bindingTypeOf(scheduled), scheduled);
       } catch (e) {
         if (isAlreadyExists(e)) return requeueAfter(RECHECK_MS);
         throw e;

@@ -5,7 +5,7 @@
 // (docs/native-resources.md, differences from Karmada).
 
 import { Dispatcher } from '../../engine/dispatcher.ts';
-import type { ObjectRef, Work } from '../../engine/work.ts';
+import type { DesiredObject, ObjectRef, Work, WorkOutcome } from '../../engine/work.ts';
 import { CoreTypes, errorMessage, type KubeObject } from '../../kube/client/index.ts';
 import type { MemberCache } from '../../members/member-caches.ts';
 import type { Members } from '../../members/members.ts';
@@ -18,6 +18,16 @@ import { bindingName } from './binding-name.ts';
 import type { Bindings } from './bindings.ts';
 
 const NAMESPACE_TYPE = { ...CoreTypes.namespaces, kind: 'Namespace' };
+/** The rendering hash of every namespace copy (they are all the same plain Namespace, see namespaceWork). */
+export const NAMESPACE_RENDERING = 'namespace';
+
+/** The versions to record from an outcome: by cluster, those written or found up to date. */
+export function recordedNamespaceVersions(outcome: WorkOutcome): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [cluster, co] of outcome.clusters)
+    for (const o of co.objects) if (o.status === '' && o.version) out.set(cluster, o.version);
+  return out;
+}
 
 /** The clusters each namespace is needed in: those its bindings are scheduled to (pure). */
 export function namespaceClusters(
@@ -35,11 +45,23 @@ export function namespaceClusters(
   return out;
 }
 
-/** The Work of one namespace: a plain Namespace of that name in each cluster that needs it. */
-export function namespaceWork(namespace: string, clusters: ReadonlySet<string>, event: Work['event']): Work {
+/**
+ * The Work of one namespace: a plain Namespace of that name in each cluster that needs it. `recorded`: the
+ * member versions last written or found up to date, by cluster, so that an unchanged copy is not written again
+ * on every change of a binding in the namespace; after a restart the rendering stamped on the copy stands in.
+ */
+export function namespaceWork(
+  namespace: string,
+  clusters: ReadonlySet<string>,
+  event: Work['event'],
+  recorded: ReadonlyMap<string, string> = new Map(),
+): Work {
   const ref: ObjectRef = { type: NAMESPACE_TYPE, name: namespace };
-  const desired = {
+  const desiredFor = (cluster: string): DesiredObject => ({
     ...ref,
+    recordedVersion: recorded.get(cluster),
+    // What a member receives does not depend on anything but the name: the rendering is always the same.
+    appliedHash: NAMESPACE_RENDERING,
     render: (live: KubeObject | undefined) => ({
       object: {
         apiVersion: 'v1',
@@ -53,11 +75,11 @@ export function namespaceWork(namespace: string, clusters: ReadonlySet<string>, 
       },
       warnings: [],
     }),
-  };
+  });
   return {
     owner: { source: POLICY_SOURCE, kind: 'Namespace', name: namespace, uid: '' },
     objects: [ref],
-    clusters: new Map([...clusters].map((c) => [c, [desired]])),
+    clusters: new Map([...clusters].map((c) => [c, [desiredFor(c)]])),
     adopt: false,
     // Never deleted: released once no template needs it there (it may hold objects that are not ours).
     keep: () => true,
@@ -77,6 +99,8 @@ export class NamespaceController {
   readonly #log: Logger;
   readonly #dispatcher: Dispatcher;
   #cache: MemberCache | undefined;
+  /** Per namespace, the member versions last written or found up to date, by cluster. */
+  readonly #recorded = new Map<string, Map<string, string>>();
 
   constructor(opts: NamespaceControllerOptions) {
     this.#opts = opts;
@@ -127,11 +151,17 @@ export class NamespaceController {
     const clusters = own ? new Set<string>() : namespaceClusters(this.#opts.bindings.list(), namespace);
     try {
       const outcome = await this.#dispatcher.apply(
-        namespaceWork(namespace, clusters, (type, reason, message) =>
-          this.#log.debug({ namespace, type, reason, message }, 'namespace event'),
+        namespaceWork(
+          namespace,
+          clusters,
+          (type, reason, message) => this.#log.debug({ namespace, type, reason, message }, 'namespace event'),
+          this.#recorded.get(namespace),
         ),
       );
       if (outcome.pending) return requeueAfter(1_000);
+      const recorded = recordedNamespaceVersions(outcome);
+      if (recorded.size > 0) this.#recorded.set(namespace, recorded);
+      else this.#recorded.delete(namespace);
       return ok();
     } catch (e) {
       this.#log.warn({ namespace, err: errorMessage(e) }, 'cannot sync namespace');

@@ -74,12 +74,15 @@ export class PolicySource implements Runnable {
       hasSynced: () => policies.hasSynced() && bindings.hasSynced() && templates.hasLoaded(),
       stop: async () => {},
     };
+    const capacity = new CapacityEstimator({ caches: members.caches });
+    const scheduler = new Scheduler({ host, bindings, members, events, capacity, logger: this.#log });
     const detector = new Detector({
       host,
       templates,
       policies,
       bindings,
       events,
+      firstSchedule: (b) => scheduler.firstSchedule(b),
       skippedNamespaces: [this.#opts.namespace],
       logger: this.#log,
     });
@@ -92,8 +95,6 @@ export class PolicySource implements Runnable {
       members,
       logger: this.#log,
     });
-    const capacity = new CapacityEstimator({ caches: members.caches });
-    const scheduler = new Scheduler({ host, bindings, members, events, capacity, logger: this.#log });
     const binder = new BindingController({
       host,
       members,
