@@ -29,9 +29,22 @@ export type SystemId = 'kubefed-ts' | 'kubefed' | 'baseline' | 'kubefed-ts-nativ
 export type FrontEnd = 'federated' | 'native';
 
 export interface RunningController {
+  /** The controller-manager's own pid. */
   pid: number;
+  /**
+   * Every process of the system's control plane, for its CPU group: the controller-manager and, for kubefed-ts,
+   * its admission webhook.
+   */
+  pids: number[];
   /** SIGTERM and wait (kubefed-ts writes its --cpu-prof profile on this exit). */
   stop(): Promise<void>;
+  /**
+   * SIGKILL the controller-manager and wait until it has exited: a crash, for restart runs (no profile, no
+   * lease release). `start()` again with the same options starts it anew.
+   */
+  kill(): Promise<void>;
+  /** The controller-manager's /readyz, when it serves one. */
+  readyUrl?: string;
   logFile: string;
   /** The controller's own /metrics, for its heap in use (nodejs_heap_size_used_bytes / go_memstats_heap_alloc_bytes). */
   metricsUrl: string;
@@ -110,10 +123,14 @@ export async function kubefedTsFrom(tree: {
         // Node's own profiler, written when the process exits: load it in Chrome DevTools or speedscope.
         env: cpuProfDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${cpuProfDir}` } : {},
       });
+      const pid = cm.process.child.pid ?? 0;
       return {
-        pid: cm.process.child.pid ?? 0,
+        pid,
+        pids: [pid],
         logFile,
         stop: () => cm.process.stop(30_000),
+        kill: () => cm.process.kill(),
+        readyUrl: `${cm.healthUrl}/readyz`,
         metricsUrl: `${cm.metricsUrl}/metrics`,
         heapMetric: 'nodejs_heap_size_used_bytes',
       };
@@ -187,10 +204,14 @@ export const kubefedGo: SystemUnderTest = {
       },
       { timeoutMs: 60_000, describe: () => proc.tail() },
     );
+    const pid = proc.child.pid ?? 0;
     return {
-      pid: proc.child.pid ?? 0,
+      pid,
+      pids: [pid],
       logFile,
       stop: () => proc.stop(30_000),
+      kill: () => proc.kill(),
+      // No readyUrl: KubeFed serves only /healthz (and pprof) on --healthz-addr, up before it leads.
       metricsUrl: `http://127.0.0.1:${mp}/metrics`,
       heapMetric: 'go_memstats_heap_alloc_bytes',
     };

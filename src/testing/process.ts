@@ -160,6 +160,13 @@ export class ManagedProcess {
     if (this.running) this.child.kill('SIGKILL');
   }
 
+  /** SIGKILL and wait for the exit: a crash, with no chance to clean up. */
+  async kill(): Promise<void> {
+    if (!this.running) return;
+    this.child.kill('SIGKILL');
+    await this.exited;
+  }
+
   /** The last lines of the process's log, for error messages when it fails to start. */
   tail(lines = 20): string {
     try {
