@@ -14,6 +14,8 @@ import {
   KubeFedConfigType,
 } from '../src/api/core/v1beta1/index.ts';
 import { defaultKubeFedConfigSpec } from '../src/config/index.ts';
+import { defaultFederatedTypes } from '../src/federation-types/default-types.ts';
+import { applyCrds } from '../src/install/control-plane.ts';
 import {
   ApiError,
   CoreTypes,
@@ -35,19 +37,24 @@ import { sleep } from '../src/util/backoff.ts';
 import { BenchUsageError } from './args.ts';
 import { type BaselineTree, checkoutBaseline } from './baseline.ts';
 import {
+  addCounts,
   CpuAccount,
   countsBetween,
+  cpuMsPerMemberObject,
   MemberTracker,
+  PERIODIC_MEMBER_WRITE,
   type ProcSample,
   pidsWithArg,
   procSample,
   quantile,
   scrapeWrites,
   scrapeWritesByVerb,
+  total,
   writesBetween,
 } from './measure.ts';
 import type { LeaderElectDurations } from './scale-types.ts';
 import {
+  deleteWebhookConfigurations,
   type FrontEnd,
   KUBEFED_NAMESPACE,
   kubefedGo,
@@ -131,6 +138,25 @@ export interface Throughput {
   /** The sum of hostWrites per object (N, not N × members). */
   hostWritesPerObject?: number;
   /**
+   * Member writes over the same span, every member's apiserver_request_total added up (by verb and
+   * resource[/subresource]), leader-election leases left out: the copies and whatever else the controller wrote.
+   */
+  memberWrites?: Record<string, number>;
+  /** The sum of memberWrites per object (÷ N). */
+  memberWritesPerObject?: number;
+  /** The sum of memberWrites per member object (÷ N × members): 1 when each copy is written once. */
+  memberWritesPerMemberObject?: number;
+  /**
+   * CPU seconds per process group from the first create until the host settled (the status tail included, and
+   * at most one settle interval after it); cpu stops at the last arrival.
+   */
+  cpuUntilSettled?: Record<string, number>;
+  /**
+   * CPU ms of the controller group (controller-manager + webhook), the host and member apiservers and etcd,
+   * from cpuUntilSettled, ÷ N × members: what one member object cost the machine. The ceilings' from cpu.
+   */
+  cpuMsPerMemberObject?: number;
+  /**
    * The Events behind the `events` writes over the same span: occurrences (Event.count) per involved kind and
    * reason (`ConfigMap ApplyPolicySucceed`), read from the host after it settled.
    */
@@ -168,8 +194,17 @@ export interface SystemResult {
 
 export interface CeilingResult {
   kind: BenchKind['id'];
+  /** The member-only ceiling: N × members creates, straight into the members. */
   best: Throughput & { concurrency: number };
   tried: Array<{ concurrency: number; seconds: number; objectsPerSecond: number }>;
+  /**
+   * The fair ceiling: what a federation must at least write, done directly — N Federated<Kind>s into the host
+   * (kubefed-ts's CRDs, 32 in flight as the systems' burst) concurrently with the N × members member creates at
+   * the best member-only concurrency, clocked until both are done.
+   */
+  fair?: Throughput & { concurrency: number };
+  /** The same with N plain objects into the host (the native front end's input). */
+  fairNative?: Throughput & { concurrency: number };
 }
 
 export interface MachineFacts {
@@ -209,6 +244,25 @@ export const EVENTS = (r: string) => r === 'events' || r === 'events.k8s.io/even
 export const PERIODIC_HOST_WRITE = (key: string) =>
   / coordination\.k8s\.io\/leases( \d+)?$/.test(key) ||
   / core\.kubefed\.io\/kubefedclusters(\/status)?( \d+)?$/.test(key);
+/**
+ * The same for one front end. The federated front end writes no host ConfigMap for an object, but KubeFed's
+ * leader election renews a ConfigMap lock (KubeFedConfig leaderElect.resourceLock, default `configmaps`).
+ */
+const periodicHostWrite = (frontEnd: FrontEnd) => (key: string) =>
+  PERIODIC_HOST_WRITE(key) || (frontEnd === 'federated' && /^PUT configmaps( \d+)?$/.test(key));
+
+/** Every member's writes by verb, in member order. */
+const scrapeMembers = (members: Member[]) => Promise.all(members.map((m) => scrapeWritesByVerb(m.client)));
+
+/** The members' writes between two scrapes of each, added up, leases left out. */
+function memberWritesBetween(
+  before: Array<Map<string, number>>,
+  after: Array<Map<string, number>>,
+): Record<string, number> {
+  return addCounts(
+    after.map((a, i) => countsBetween(before[i] ?? new Map(), a, (k) => !PERIODIC_MEMBER_WRITE(k))),
+  );
+}
 
 /** Runs fn over items with at most n in flight. */
 export async function pool<T>(items: T[], n: number, fn: (item: T) => Promise<void>): Promise<void> {
@@ -333,8 +387,9 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchReport> {
         timeoutMs: opts.timeoutSeconds * 1000,
       };
 
+      await applyFederatedCrds(host, bench.kinds);
       for (const kind of bench.kinds)
-        report.ceiling.push(await ceiling(opts, members, kind, new CpuAccount(bench.processes)));
+        report.ceiling.push(await ceiling(bench, kind, new CpuAccount(bench.processes)));
 
       for (const sys of systems) report.systems.push(await measureSystem(bench, sys));
       machine.loadAfter = loadavg();
@@ -366,13 +421,23 @@ async function systemsUnderTest(
   return systems;
 }
 
-/** The physical limit: the same N × members creates, done directly by a client at several concurrencies. */
-async function ceiling(
-  opts: BenchOptions,
-  members: Array<{ name: string; client: KubeClient }>,
-  kind: BenchKind,
-  account: CpuAccount,
-): Promise<CeilingResult> {
+/** kubefed-ts's own Federated<Kind> CRDs for the benchmark's kinds, for the fair ceiling's host objects. */
+async function applyFederatedCrds(host: KubeClient, kinds: BenchKind[]): Promise<void> {
+  const names = new Set(kinds.map((k) => `${k.fedType.plural}.${k.fedType.group}`));
+  await applyCrds(
+    host,
+    defaultFederatedTypes(KUBEFED_NAMESPACE)
+      .crds.filter((c) => names.has(c.metadata.name ?? ''))
+      .map((c) => ({ ...c })),
+  );
+}
+
+/**
+ * The physical limits: the same N × members creates, done directly by a client at several concurrencies (the
+ * member-only ceiling); then the fair ceilings, which also write the N host objects a user writes.
+ */
+async function ceiling(bench: Bench, kind: BenchKind, account: CpuAccount): Promise<CeilingResult> {
+  const { opts, members } = bench;
   const ns = `bench-ceiling-${kind.id}`;
   await Promise.all(members.map((m) => createNamespace(m.client, ns)));
   const expected = opts.objects * members.length;
@@ -407,13 +472,93 @@ async function ceiling(
   const best = tried.reduce((a, b) => (b.objectsPerSecond > a.objectsPerSecond ? b : a));
   return {
     kind: kind.id,
-    best: { ...best, arrived: expected, expected },
+    best: {
+      ...best,
+      arrived: expected,
+      expected,
+      memberWritesPerMemberObject: 1,
+      cpuMsPerMemberObject: cpuMsPerMemberObject(best.cpu, expected),
+    },
     tried: tried.map(({ concurrency, seconds, objectsPerSecond }) => ({
       concurrency,
       seconds,
       objectsPerSecond,
     })),
+    fair: await fairCeiling(bench, kind, account, ns, best.concurrency, 'federated'),
+    fairNative: await fairCeiling(bench, kind, account, ns, best.concurrency, 'native'),
   };
+}
+
+/**
+ * The fair ceiling of one front end: N host objects (Federated<Kind>s, or plain objects), 32 in flight as the
+ * systems' burst, concurrently with the N × members member creates at `concurrency` per member; timed until both
+ * are done, with the writes each apiserver counted (one per object in the host, one per member object).
+ */
+async function fairCeiling(
+  bench: Bench,
+  kind: BenchKind,
+  account: CpuAccount,
+  ns: string,
+  concurrency: number,
+  frontEnd: FrontEnd,
+): Promise<Throughput & { concurrency: number }> {
+  const { opts, host, members } = bench;
+  const clusters = members.map((m) => m.name);
+  const expected = opts.objects * members.length;
+  const indexes = Array.from({ length: opts.objects }, (_, i) => i);
+  await createNamespace(host, ns);
+  const hostBefore = await scrapeWritesByVerb(host);
+  const membersBefore = await scrapeMembers(members);
+  const t0 = performance.now();
+  const { cpu } = await account.during(() =>
+    Promise.all([
+      pool(indexes, 32, async (i) => {
+        const name = objectName(kind, i);
+        if (frontEnd === 'native') await host.create(kind.target, plainObject(kind, ns, name, i));
+        else await host.create(kind.fedType, federatedObject(kind, ns, name, i, clusters));
+      }),
+      ...members.map((m) =>
+        pool(indexes, concurrency, async (i) => {
+          await m.client.create(kind.target, memberObject(kind, ns, i));
+        }),
+      ),
+    ]),
+  );
+  const seconds = (performance.now() - t0) / 1000;
+  const hostWrites = countsBetween(
+    hostBefore,
+    await scrapeWritesByVerb(host),
+    (k) => !PERIODIC_HOST_WRITE(k),
+  );
+  const memberWrites = memberWritesBetween(membersBefore, await scrapeMembers(members));
+  const result = {
+    concurrency,
+    seconds,
+    objectsPerSecond: expected / seconds,
+    arrived: expected,
+    expected,
+    cpu,
+    hostWrites,
+    hostWritesPerObject: total(hostWrites) / opts.objects,
+    memberWrites,
+    memberWritesPerObject: total(memberWrites) / opts.objects,
+    memberWritesPerMemberObject: total(memberWrites) / expected,
+    cpuMsPerMemberObject: cpuMsPerMemberObject(cpu, expected),
+  };
+  opts.log(
+    `fair ceiling ${kind.id} (${frontEnd === 'native' ? 'plain' : 'federated'} objects in the host): ` +
+      `${opts.objects} host + ${expected} member creates in ${seconds.toFixed(2)} s ` +
+      `(${result.objectsPerSecond.toFixed(0)} member objects/s, ${result.cpuMsPerMemberObject?.toFixed(2)} CPU ms each)`,
+  );
+  await deleteCollection(host, frontEnd === 'native' ? kind.target : kind.fedType, ns, {
+    fieldSelector: 'metadata.name!=kube-root-ca.crt',
+  });
+  await Promise.all(
+    members.map((m) =>
+      deleteCollection(m.client, kind.target, ns, { fieldSelector: 'metadata.name!=kube-root-ca.crt' }),
+    ),
+  );
+  return result;
 }
 
 /** Removes the previous system's control-plane objects, so that the next one starts from nothing. */
@@ -432,6 +577,7 @@ export async function resetControlPlane(host: KubeClient, timeoutMs: number): Pr
   await ignoreNotFound(
     host.delete(CoreTypes.leases, 'kubefed-controller-manager', { namespace: KUBEFED_NAMESPACE }),
   );
+  await deleteWebhookConfigurations(host);
 }
 
 /**
@@ -523,9 +669,9 @@ async function measureSystem(bench: Bench, sys: SystemUnderTest): Promise<System
         ...(opts.restConfigBurst ? [`--rest-config-burst=${opts.restConfigBurst}`] : []),
       ],
     });
-    const pid = controller.pid;
-    const cpuAtStart = procSample(pid).cpuSeconds;
-    const account = new CpuAccount({ controller: [pid], ...bench.processes });
+    const controllerCpu = new CpuAccount({ controller: controller.pids });
+    const cpuAtStart = controllerCpu.sample()['controller'] ?? 0;
+    const account = new CpuAccount({ controller: controller.pids, ...bench.processes });
     await waitUntil(
       sys.frontEnd === 'native'
         ? 'the members to be Ready'
@@ -557,7 +703,9 @@ async function measureSystem(bench: Bench, sys: SystemUnderTest): Promise<System
       `update latency with N federated: p50 ${updateLoaded.p50Ms.toFixed(0)} ms, p99 ${updateLoaded.p99Ms.toFixed(0)} ms`,
     );
 
-    await settle(host, sys.frontEnd, log, Math.min(timeoutMs, 180_000), opts.settleIntervalMs);
+    await settle(host, sys.frontEnd, log, Math.min(timeoutMs, 180_000), {
+      intervalMs: opts.settleIntervalMs,
+    });
     const idle = await idleWindow(bench, controller, sys.frontEnd, log);
     const result: SystemResult = {
       system: sys.id,
@@ -572,7 +720,7 @@ async function measureSystem(bench: Bench, sys: SystemUnderTest): Promise<System
       cpuSeconds: idle.cpuSeconds,
       rssBytes: idle.end.rssBytes,
       heapBytes: idle.heapBytes,
-      totalCpuSeconds: idle.end.cpuSeconds - cpuAtStart,
+      totalCpuSeconds: idle.cpuAtEnd - cpuAtStart,
     };
     log(
       `idle: ${idle.memberWrites} member writes, ${idle.hostWrites} host writes, ${result.cpuSeconds.toFixed(2)} CPU s, ` +
@@ -582,6 +730,10 @@ async function measureSystem(bench: Bench, sys: SystemUnderTest): Promise<System
   } finally {
     log('stopping the controller manager and cleaning up');
     await controller?.stop();
+    // Before cleanup: its deletes and finalizer patches would meet a webhook that no longer runs.
+    await deleteWebhookConfigurations(host).catch((e) =>
+      log(`deleting the webhook configurations failed: ${errorMessage(e)}`),
+    );
     await Promise.all([...trackers.values()].map((t) => t.stop()));
     await cleanup(host, members, ns, kinds, sys.frontEnd, timeoutMs).catch((e) =>
       log(`cleanup failed: ${errorMessage(e)}`),
@@ -668,6 +820,7 @@ async function coldPropagation(
   const prefix = objectName(kind, 0).split('-')[0] as string;
   const ours = (n: string) => n.startsWith(`${prefix}-`);
   const writesBefore = await scrapeWritesByVerb(host);
+  const memberWritesBefore = await scrapeMembers(bench.members);
   const eventsBefore = await eventCounts(host, ns);
   const start = performance.now();
   const before = account.sample();
@@ -698,21 +851,25 @@ async function coldPropagation(
   );
   const seconds = (performance.now() - start) / 1000;
   const after = account.sample();
-  const cpu = Object.fromEntries(Object.keys(after).map((k) => [k, (after[k] ?? 0) - (before[k] ?? 0)]));
+  const cpu = cpuBetween(before, after);
   const arrived = tracker.count(ours);
   log(
     `${kind.id}: ${arrived}/${expected} propagated in ${seconds.toFixed(2)} s (${(expected / seconds).toFixed(0)}/s)`,
   );
-  await settle(host, frontEnd, log, Math.min(bench.timeoutMs, 180_000), bench.opts.settleIntervalMs);
+  const settled = await settle(host, frontEnd, log, Math.min(bench.timeoutMs, 180_000), {
+    intervalMs: bench.opts.settleIntervalMs,
+    account,
+  });
+  const cpuUntilSettled = cpuBetween(before, settled.lastBusy ?? after);
   const hostWrites = countsBetween(
     writesBefore,
     await scrapeWritesByVerb(host),
-    (k) => !PERIODIC_HOST_WRITE(k),
+    (k) => !periodicHostWrite(frontEnd)(k),
   );
-  const hostWritesPerObject = Object.values(hostWrites).reduce((a, b) => a + b, 0) / opts.objects;
+  const memberWrites = memberWritesBetween(memberWritesBefore, await scrapeMembers(bench.members));
+  const hostWritesPerObject = total(hostWrites) / opts.objects;
   const hostEvents = countsBetween(eventsBefore, await eventCounts(host, ns), () => true);
-  log(`${kind.id}: ${hostWritesPerObject.toFixed(2)} host writes per object`);
-  return {
+  const result: Throughput = {
     seconds,
     objectsPerSecond: expected / seconds,
     arrived,
@@ -720,8 +877,19 @@ async function coldPropagation(
     cpu,
     hostWrites,
     hostWritesPerObject,
+    memberWrites,
+    memberWritesPerObject: total(memberWrites) / opts.objects,
+    memberWritesPerMemberObject: total(memberWrites) / expected,
+    cpuUntilSettled,
+    cpuMsPerMemberObject: cpuMsPerMemberObject(cpuUntilSettled, expected),
     hostEvents,
   };
+  log(
+    `${kind.id}: ${hostWritesPerObject.toFixed(2)} host writes per object, ` +
+      `${result.memberWritesPerMemberObject?.toFixed(2)} member writes per member object, ` +
+      `${result.cpuMsPerMemberObject?.toFixed(2)} CPU ms per member object`,
+  );
+  return result;
 }
 
 /** Event occurrences in a host namespace per involved kind and reason (a repeated Event counts each time). */
@@ -746,17 +914,22 @@ async function idleWindow(
 ): Promise<{
   memberWrites: number;
   hostWrites: number;
+  /** The controller group's (controller-manager + webhook) over the window, and its reading at the end. */
   cpuSeconds: number;
+  cpuAtEnd: number;
+  /** The controller-manager's own. */
   end: ProcSample;
   heapBytes?: number;
 }> {
   const { host, members, opts } = bench;
   const memberBefore = await Promise.all(members.map((m) => scrapeWrites(m.client)));
   const hostBefore = await scrapeWrites(host);
-  const cpuBefore = procSample(controller.pid).cpuSeconds;
+  const group = new CpuAccount({ controller: controller.pids });
+  const cpuBefore = group.sample()['controller'] ?? 0;
   log(`idle for ${opts.idleSeconds} s`);
   await sleep(opts.idleSeconds * 1000);
   const end = procSample(controller.pid);
+  const cpuAtEnd = group.sample()['controller'] ?? 0;
   const heapBytes = await scrapeGauge(controller.metricsUrl, controller.heapMetric);
   const memberAfter = await Promise.all(members.map((m) => scrapeWrites(m.client)));
   const hostAfter = await scrapeWrites(host);
@@ -766,7 +939,14 @@ async function idleWindow(
     0,
   );
   const hostWrites = writesBetween(hostBefore, hostAfter, HOST_RESOURCES[frontEnd]);
-  return { memberWrites, hostWrites, cpuSeconds: end.cpuSeconds - cpuBefore, end, heapBytes };
+  return {
+    memberWrites,
+    hostWrites,
+    cpuSeconds: cpuAtEnd - cpuBefore,
+    cpuAtEnd,
+    end,
+    heapBytes,
+  };
 }
 
 /** One unlabelled gauge from a Prometheus text endpoint; undefined when it cannot be read. */
@@ -791,28 +971,39 @@ export async function waitUntil(
   }
 }
 
+function cpuBetween(before: Record<string, number>, after: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(Object.keys(after).map((k) => [k, (after[k] ?? 0) - (before[k] ?? 0)]));
+}
+
 /**
  * Waits until the host sees no writes to the front end's objects, nor events, for two scrapes in a row (status
- * catching up).
+ * catching up). With an account: its sample at the last scrape that still saw writes (none: it was quiet at once).
  */
 export async function settle(
   host: KubeClient,
   frontEnd: FrontEnd,
   log: (m: string) => void,
   timeoutMs: number,
-  intervalMs = 5000,
-): Promise<void> {
+  opts: { intervalMs?: number | undefined; account?: CpuAccount } = {},
+): Promise<{ lastBusy?: Record<string, number> }> {
   const ours = (r: string) => HOST_RESOURCES[frontEnd](r) || EVENTS(r);
   const deadline = Date.now() + timeoutMs;
   let prev = await scrapeWrites(host);
   let quiet = 0;
+  let lastBusy: Record<string, number> | undefined;
   while (quiet < 2 && Date.now() < deadline) {
-    await sleep(intervalMs);
+    await sleep(opts.intervalMs ?? 5000);
+    const sample = opts.account?.sample();
     const next = await scrapeWrites(host);
-    quiet = writesBetween(prev, next, ours) === 0 ? quiet + 1 : 0;
+    if (writesBetween(prev, next, ours) === 0) quiet++;
+    else {
+      quiet = 0;
+      lastBusy = sample;
+    }
     prev = next;
   }
   if (quiet < 2) log('host writes did not settle; measuring the idle window anyway');
+  return lastBusy ? { lastBusy } : {};
 }
 
 /**

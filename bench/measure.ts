@@ -229,3 +229,34 @@ export class MemberTracker {
     }
   }
 }
+
+/** Write counts of several apiservers (the members) added up per key. */
+export function addCounts(counts: Array<Record<string, number>>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const c of counts) for (const [k, v] of Object.entries(c)) out[k] = (out[k] ?? 0) + v;
+  return out;
+}
+
+export function total(counts: Record<string, number>): number {
+  return Object.values(counts).reduce((a, b) => a + b, 0);
+}
+
+/**
+ * Member writes that happen whatever the workload: each member's own leader-election leases (its kube-controller-
+ * manager's, the apiserver's identity lease). Keys as writeCountsByVerb makes them.
+ */
+export const PERIODIC_MEMBER_WRITE = (key: string): boolean =>
+  / coordination\.k8s\.io\/leases( \d+)?$/.test(key);
+
+/**
+ * What one member object cost the machine: the CPU milliseconds of every process that serves it — the
+ * controller group (controller-manager and webhook), the host and member apiservers and etcd — divided by the
+ * member objects (N × members). The benchmark's own client is left out: it is the user, and the ceiling's.
+ */
+export function cpuMsPerMemberObject(cpu: Record<string, number>, memberObjects: number): number | undefined {
+  if (memberObjects <= 0) return undefined;
+  const served = Object.entries(cpu)
+    .filter(([group]) => group !== 'bench')
+    .reduce((sum, [, seconds]) => sum + seconds, 0);
+  return (served * 1000) / memberObjects;
+}

@@ -1,18 +1,25 @@
 // The controllers under test, each installed and started as its users would: its own CRDs and
 // FederatedTypeConfigs in the host, its own controller-manager process against the host kubeconfig.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseAllDocuments } from 'yaml';
 import { FederatedTypeConfigType } from '../src/api/core/v1beta1/index.ts';
 import { applyCrds, ensureNamespace } from '../src/install/control-plane.ts';
-import { isAlreadyExists, type KubeClient, type KubeObject } from '../src/kube/client/index.ts';
+import {
+  isAlreadyExists,
+  isNotFound,
+  type KubeClient,
+  type KubeObject,
+  type ResourceType,
+} from '../src/kube/client/index.ts';
 import type { RestConfig } from '../src/kube/kubeconfig/index.ts';
 import { REPO_ROOT } from '../src/paths.ts';
 import { kubefedDir } from '../src/testing/binaries.ts';
 import { startKubefedControllerManager } from '../src/testing/controller-manager-process.ts';
 import { freePort, waitFor } from '../src/testing/ports.ts';
 import { ManagedProcess } from '../src/testing/process.ts';
+import { MUTATING_CONFIGURATION_NAME, VALIDATING_CONFIGURATION_NAME } from '../src/webhook/index.ts';
 
 export const KUBEFED_NAMESPACE = 'kube-federation-system';
 
@@ -92,6 +99,16 @@ export async function kubefedTsFrom(tree: {
     module('src/install/control-plane.ts')
   );
   const kube: typeof import('../src/kube/client/index.ts') = await import(module('src/kube/client/index.ts'));
+  const kubeconfigs: typeof import('../src/kube/kubeconfig/index.ts') = await import(
+    module('src/kube/kubeconfig/index.ts')
+  );
+  // The tree's admission webhook as its own harness starts it, when the tree has one (an older baseline may not).
+  const webhookHarness = join(tree.root, 'src/testing/admission-webhook-process.ts');
+  const webhooks: typeof import('../src/testing/admission-webhook-process.ts') | undefined = existsSync(
+    webhookHarness,
+  )
+    ? await import(pathToFileURL(webhookHarness).href)
+    : undefined;
   return {
     id: tree.id,
     label: tree.label,
@@ -110,7 +127,10 @@ export async function kubefedTsFrom(tree: {
       }
     },
     async start({ kubeconfig, dir, cpuProfDir, args }) {
-      const logFile = join(dir, `${tree.label.replaceAll(' ', '-')}-controller-manager.log`);
+      const name = tree.label.replaceAll(' ', '-');
+      const webhook =
+        webhooks && (await startWebhook(webhooks, kube, kubeconfigs, { kubeconfig, dir, name }));
+      const logFile = join(dir, `${name}-controller-manager.log`);
       const cm = await startKubefedControllerManager({
         root: tree.root,
         cwd: tree.root,
@@ -124,18 +144,90 @@ export async function kubefedTsFrom(tree: {
         env: cpuProfDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${cpuProfDir}` } : {},
       });
       const pid = cm.process.child.pid ?? 0;
+      const webhookPid = webhook?.process.child.pid;
       return {
         pid,
-        pids: [pid],
+        pids: webhookPid === undefined ? [pid] : [pid, webhookPid],
         logFile,
-        stop: () => cm.process.stop(30_000),
-        kill: () => cm.process.kill(),
+        async stop() {
+          await cm.process.stop(30_000);
+          await webhook?.process.stop();
+        },
+        // A crash of the whole control plane: start() brings up both again.
+        async kill() {
+          await Promise.all([cm.process.kill(), webhook?.process.kill()]);
+        },
         readyUrl: `${cm.healthUrl}/readyz`,
         metricsUrl: `${cm.metricsUrl}/metrics`,
         heapMetric: 'nodejs_heap_size_used_bytes',
       };
     },
   };
+}
+
+/**
+ * The tree's kubefed-admission-webhook, started as its harness starts it (given the host kubeconfig where the tree
+ * takes one, for the finalizer at admission) and registered in the host by URL: every write of the front end's
+ * objects is then admitted by it, as in a Helm install. The configurations stay registered until
+ * deleteWebhookConfigurations (failurePolicy Fail: a system measured after this one must not meet them).
+ */
+async function startWebhook(
+  webhooks: typeof import('../src/testing/admission-webhook-process.ts'),
+  kube: typeof import('../src/kube/client/index.ts'),
+  kubeconfigs: typeof import('../src/kube/kubeconfig/index.ts'),
+  opts: { kubeconfig: string; dir: string; name: string },
+): Promise<import('../src/testing/admission-webhook-process.ts').AdmissionWebhookProcess> {
+  const webhook = await webhooks.startAdmissionWebhook({
+    dir: join(opts.dir, `${opts.name}-webhook`),
+    logFile: join(opts.dir, `${opts.name}-admission-webhook.log`),
+    kubeconfig: opts.kubeconfig,
+  });
+  const client = new kube.KubeClient(
+    kubeconfigs.restConfigForContext(kubeconfigs.loadKubeconfig({ kubeconfig: opts.kubeconfig }), 'host'),
+    { name: `${opts.name}-webhook-install`, userAgent: 'kubefed-ts-bench' },
+  );
+  try {
+    await webhooks.registerAdmissionWebhooks(client, webhook);
+  } catch (e) {
+    await webhook.process.stop();
+    throw e;
+  } finally {
+    await client.close();
+  }
+  return webhook;
+}
+
+const ADMISSION = 'admissionregistration.k8s.io';
+const webhookConfigurationTypes: ResourceType[] = [
+  {
+    group: ADMISSION,
+    version: 'v1',
+    plural: 'validatingwebhookconfigurations',
+    namespaced: false,
+    kind: 'ValidatingWebhookConfiguration',
+  },
+  {
+    group: ADMISSION,
+    version: 'v1',
+    plural: 'mutatingwebhookconfigurations',
+    namespaced: false,
+    kind: 'MutatingWebhookConfiguration',
+  },
+];
+
+/**
+ * Deletes kubefed-ts's webhook configurations (the names this tree registers; a baseline's are the same), so
+ * that the next system's objects are not sent to a webhook that no longer runs.
+ */
+export async function deleteWebhookConfigurations(host: KubeClient): Promise<void> {
+  const names = [VALIDATING_CONFIGURATION_NAME, MUTATING_CONFIGURATION_NAME];
+  for (const [i, type] of webhookConfigurationTypes.entries()) {
+    try {
+      await host.delete(type, names[i] ?? '');
+    } catch (e) {
+      if (!isNotFound(e)) throw e;
+    }
+  }
 }
 
 /** This tree's kubefed-ts. */

@@ -2,7 +2,7 @@
 
 import { KUBEFED_CONFIG_DEFAULTS } from '../src/config/index.ts';
 import { DEFAULT_REST_CONFIG_BURST, DEFAULT_REST_CONFIG_QPS } from '../src/controller-manager/main.ts';
-import type { BenchReport, SystemResult, Throughput } from './benchmark.ts';
+import type { BenchReport, CeilingResult, SystemResult, Throughput } from './benchmark.ts';
 import { KINDS } from './workload.ts';
 
 const DASH = '–';
@@ -25,7 +25,10 @@ interface Row {
   label: string;
   value(s: SystemResult): number | string | undefined;
   digits: number;
+  /** The member-only ceiling's value. */
   ceiling?: number | string;
+  /** The fair ceiling's (host objects + member objects). */
+  fair?: number | string;
   ratios: boolean;
 }
 
@@ -75,9 +78,11 @@ function tableColumns(r: BenchReport): Column[] {
     ...(base ? [system(baseLabel, base)] : []),
     ...(native ? [system(native.label, native)] : []),
     system('KubeFed v0.10.0', kf),
-    { header: 'ceiling (direct client)', cell: (row) => num(row.ceiling, row.digits) },
+    { header: 'fair ceiling (host + members)', cell: (row) => num(row.fair, row.digits) },
+    { header: 'ceiling (members only)', cell: (row) => num(row.ceiling, row.digits) },
     ...(base ? [ratioTo(baseLabel, (row) => value(base, row))] : []),
     ratioTo('KubeFed', (row) => value(kf, row)),
+    ratioTo('fair ceiling', (row) => row.fair),
     ratioTo('ceiling', (row) => row.ceiling),
     ...(native
       ? [
@@ -100,11 +105,7 @@ function hostWriteLines(r: BenchReport): string[] {
     for (const s of r.systems) {
       const cold = s.cold[kind];
       if (!cold?.hostWrites) continue;
-      const perObject = (counts: Record<string, number>) =>
-        Object.entries(counts)
-          .sort(([ka, a], [kb, b]) => b - a || ka.localeCompare(kb))
-          .map(([k, v]) => `${k} ${(v / r.options.objects).toFixed(2)}`)
-          .join(', ') || DASH;
+      const perObject = (counts: Record<string, number>) => perUnit(counts, r.options.objects);
       const events = cold.hostEvents ? `; events (involved kind, reason): ${perObject(cold.hostEvents)}` : '';
       lines.push(`- ${s.label}, ${KINDS[kind].target.kind}s: ${perObject(cold.hostWrites)}${events}`);
     }
@@ -114,6 +115,76 @@ function hostWriteLines(r: BenchReport): string[] {
     : [
         '',
         'Host writes per object during cold propagation (host apiserver `apiserver_request_total`, by verb and resource):',
+        '',
+        ...lines,
+      ];
+}
+
+/** `verb group/resource[/sub] n` per unit, most first. */
+function perUnit(counts: Record<string, number>, units: number): string {
+  return (
+    Object.entries(counts)
+      .sort(([ka, a], [kb, b]) => b - a || ka.localeCompare(kb))
+      .map(([k, v]) => `${k} ${(v / units).toFixed(2)}`)
+      .join(', ') || DASH
+  );
+}
+
+/** The same for the members' writes, added up over the members, per member object (N × members). */
+function memberWriteLines(r: BenchReport): string[] {
+  const lines: string[] = [];
+  for (const kind of r.options.kinds) {
+    for (const s of r.systems) {
+      const writes = s.cold[kind]?.memberWrites;
+      if (!writes) continue;
+      lines.push(
+        `- ${s.label}, ${KINDS[kind].target.kind}s: ${perUnit(writes, r.options.objects * r.options.members)}`,
+      );
+    }
+  }
+  return lines.length === 0
+    ? []
+    : [
+        '',
+        'Member writes per member object during cold propagation (every member apiserver, leases left out):',
+        '',
+        ...lines,
+      ];
+}
+
+/**
+ * The fair ceilings in words, and kubefed-ts's native front end against its own (plain objects into the host;
+ * the table's fair column is the Federated<Kind> one).
+ */
+function fairCeilingLines(r: BenchReport): string[] {
+  const native = r.systems.find((s) => s.system === 'kubefed-ts-native');
+  const lines: string[] = [];
+  for (const c of r.ceiling) {
+    const k = KINDS[c.kind];
+    const describe = (t: CeilingResult['fair'], what: string) =>
+      t
+        ? `${what}: ${num(t.objectsPerSecond)} member objects/s, ${num(t.cpuMsPerMemberObject, 2)} CPU ms per member object`
+        : undefined;
+    const parts = [
+      describe(c.fair, `${k.fedKind}s into the host`),
+      describe(c.fairNative, `plain ${k.target.kind}s into the host`),
+    ].filter((p): p is string => p !== undefined);
+    if (parts.length === 0) continue;
+    const cold = native?.cold[c.kind];
+    const nativeRatio =
+      native && c.fairNative && cold
+        ? `; ${native.label} ÷ this: member objects/s ${ratio(cold.objectsPerSecond, c.fairNative.objectsPerSecond)}, ` +
+          `CPU ms per member object ${ratio(cold.cpuMsPerMemberObject, c.fairNative.cpuMsPerMemberObject)}`
+        : '';
+    lines.push(
+      `- ${k.target.kind}s (concurrency ${c.fair?.concurrency ?? DASH}/member): ${parts.join('; ')}${nativeRatio}`,
+    );
+  }
+  return lines.length === 0
+    ? []
+    : [
+        '',
+        'Fair ceilings (N host objects, 32 in flight, concurrently with the N × members member creates; timed until both are done):',
         '',
         ...lines,
       ];
@@ -141,9 +212,23 @@ export function renderReport(r: BenchReport, command?: string): string {
     '',
   );
   const rows: Row[] = [];
+  // First what one member object cost the machine, the figure the others explain.
+  for (const kind of o.kinds) {
+    const c = r.ceiling.find((x) => x.kind === kind);
+    rows.push({
+      label: `${KINDS[kind].fedKind}: CPU ms per member object (controller + webhook, apiservers, etcd)`,
+      value: (s) => s.cold[kind]?.cpuMsPerMemberObject,
+      digits: 2,
+      ceiling: c?.best.cpuMsPerMemberObject,
+      fair: c?.fair?.cpuMsPerMemberObject,
+      ratios: true,
+    });
+  }
   for (const kind of o.kinds) {
     const k = KINDS[kind];
-    const ceil = r.ceiling.find((c) => c.kind === kind)?.best;
+    const ceilings = r.ceiling.find((c) => c.kind === kind);
+    const ceil = ceilings?.best;
+    const fair = ceilings?.fair;
     const t = (s: SystemResult): Throughput | undefined => s.cold[kind];
     rows.push(
       {
@@ -151,6 +236,7 @@ export function renderReport(r: BenchReport, command?: string): string {
         value: (s) => t(s)?.seconds,
         digits: 2,
         ceiling: ceil?.seconds,
+        fair: fair?.seconds,
         ratios: false,
       },
       {
@@ -158,6 +244,7 @@ export function renderReport(r: BenchReport, command?: string): string {
         value: (s) => t(s)?.objectsPerSecond,
         digits: 0,
         ceiling: ceil?.objectsPerSecond,
+        fair: fair?.objectsPerSecond,
         ratios: true,
       },
       {
@@ -165,12 +252,29 @@ export function renderReport(r: BenchReport, command?: string): string {
         value: (s) => t(s)?.arrived,
         digits: 0,
         ceiling: ceil?.arrived,
+        fair: fair?.arrived,
         ratios: false,
       },
       {
         label: `Cold propagation, ${k.fedKind}: host writes per object`,
         value: (s) => t(s)?.hostWritesPerObject,
         digits: 2,
+        fair: fair?.hostWritesPerObject,
+        ratios: true,
+      },
+      {
+        label: `Cold propagation, ${k.fedKind}: member writes per object`,
+        value: (s) => t(s)?.memberWritesPerObject,
+        digits: 2,
+        fair: fair?.memberWritesPerObject,
+        ratios: true,
+      },
+      {
+        label: `Cold propagation, ${k.fedKind}: member writes per member object`,
+        value: (s) => t(s)?.memberWritesPerMemberObject,
+        digits: 2,
+        ceiling: ceil?.memberWritesPerMemberObject,
+        fair: fair?.memberWritesPerMemberObject,
         ratios: true,
       },
       {
@@ -184,6 +288,7 @@ export function renderReport(r: BenchReport, command?: string): string {
         value: (s) => cpuSplit(t(s)?.cpu),
         digits: 0,
         ceiling: cpuSplit(ceil?.cpu),
+        fair: cpuSplit(fair?.cpu),
         ratios: false,
       },
       {
@@ -191,6 +296,7 @@ export function renderReport(r: BenchReport, command?: string): string {
         value: (s) => busy(t(s), m.cpus),
         digits: 0,
         ceiling: busy(ceil, m.cpus),
+        fair: busy(fair, m.cpus),
         ratios: false,
       },
     );
@@ -261,6 +367,12 @@ export function renderReport(r: BenchReport, command?: string): string {
           .join(', ')}`,
     )
     .join('; ');
-  lines.push('', `Ceiling concurrencies tried: ${tried || DASH}.`, ...hostWriteLines(r));
+  lines.push(
+    '',
+    `Ceiling (members only) concurrencies tried: ${tried || DASH}.`,
+    ...fairCeilingLines(r),
+    ...hostWriteLines(r),
+    ...memberWriteLines(r),
+  );
   return `${lines.join('\n')}\n`;
 }

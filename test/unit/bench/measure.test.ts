@@ -1,8 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
+  addCounts,
   countsBetween,
+  cpuMsPerMemberObject,
+  PERIODIC_MEMBER_WRITE,
   quantile,
+  total,
   writeCounts,
   writeCountsByVerb,
   writesBetween,
@@ -82,5 +86,28 @@ describe('benchmark measurements (pure parts)', () => {
     assert.equal(quantile(s, 0.99), 5);
     assert.equal(quantile([7], 0.99), 7);
     assert.ok(Number.isNaN(quantile([], 0.5)));
+  });
+});
+
+describe('benchmark per-object figures', () => {
+  test('addCounts sums the members per key and total sums one count', () => {
+    const sum = addCounts([{ 'POST configmaps': 3, 'PUT configmaps': 1 }, { 'POST configmaps': 2 }, {}]);
+    assert.deepEqual(sum, { 'POST configmaps': 5, 'PUT configmaps': 1 });
+    assert.equal(total(sum), 6);
+    assert.equal(total({}), 0);
+  });
+
+  test('member leases are periodic, whatever their status code; the workload is not', () => {
+    assert.ok(PERIODIC_MEMBER_WRITE('PUT coordination.k8s.io/leases'));
+    assert.ok(PERIODIC_MEMBER_WRITE('PUT coordination.k8s.io/leases 409'));
+    assert.ok(!PERIODIC_MEMBER_WRITE('POST configmaps'));
+    assert.ok(!PERIODIC_MEMBER_WRITE('POST coordination.k8s.io/leasecandidates'));
+  });
+
+  test('cpuMsPerMemberObject counts every serving process but the benchmark client', () => {
+    const cpu = { controller: 1.5, hostApiserver: 1, memberApiservers: 2, etcd: 0.5, bench: 7 };
+    assert.equal(cpuMsPerMemberObject(cpu, 500), 10);
+    assert.equal(cpuMsPerMemberObject({ bench: 3 }, 10), 0);
+    assert.equal(cpuMsPerMemberObject(cpu, 0), undefined);
   });
 });

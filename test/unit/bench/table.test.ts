@@ -42,8 +42,35 @@ function report(systems: SystemResult[], baseline?: BenchReport['baseline']): Be
     ceiling: [
       {
         kind: 'configmaps',
-        best: { seconds: 0.3, objectsPerSecond: 1000, arrived: 300, expected: 300, concurrency: 8 },
+        best: {
+          seconds: 0.3,
+          objectsPerSecond: 1000,
+          arrived: 300,
+          expected: 300,
+          concurrency: 8,
+          memberWritesPerMemberObject: 1,
+          cpuMsPerMemberObject: 1,
+        },
         tried: [{ concurrency: 8, seconds: 0.3, objectsPerSecond: 1000 }],
+        fair: {
+          seconds: 0.5,
+          objectsPerSecond: 600,
+          arrived: 300,
+          expected: 300,
+          concurrency: 8,
+          hostWritesPerObject: 1,
+          memberWritesPerObject: 3,
+          memberWritesPerMemberObject: 1,
+          cpuMsPerMemberObject: 2,
+        },
+        fairNative: {
+          seconds: 0.6,
+          objectsPerSecond: 500,
+          arrived: 300,
+          expected: 300,
+          concurrency: 8,
+          cpuMsPerMemberObject: 2.5,
+        },
       },
     ],
     systems,
@@ -76,11 +103,13 @@ describe('benchmark table', () => {
       'Measurement',
       'kubefed-ts',
       'KubeFed v0.10.0',
-      'ceiling (direct client)',
+      'fair ceiling (host + members)',
+      'ceiling (members only)',
       'kubefed-ts ÷ KubeFed',
+      'kubefed-ts ÷ fair ceiling',
       'kubefed-ts ÷ ceiling',
     ]);
-    assert.deepEqual(row.slice(1), ['200', '50', '1000', '4.00×', '0.20×']);
+    assert.deepEqual(row.slice(1), ['200', '50', '600', '1000', '4.00×', '0.33×', '0.20×']);
     assert.doesNotMatch(table, /Baseline/);
   });
 
@@ -101,24 +130,48 @@ describe('benchmark table', () => {
       'kubefed-ts',
       'kubefed-ts@a203649',
       'KubeFed v0.10.0',
-      'ceiling (direct client)',
+      'fair ceiling (host + members)',
+      'ceiling (members only)',
       'kubefed-ts ÷ kubefed-ts@a203649',
       'kubefed-ts ÷ KubeFed',
+      'kubefed-ts ÷ fair ceiling',
       'kubefed-ts ÷ ceiling',
     ]);
-    assert.deepEqual(rate.row.slice(1), ['200', '160', '50', '1000', '1.25×', '4.00×', '0.20×']);
+    assert.deepEqual(rate.row.slice(1), [
+      '200',
+      '160',
+      '50',
+      '600',
+      '1000',
+      '1.25×',
+      '4.00×',
+      '0.33×',
+      '0.20×',
+    ]);
     assert.deepEqual(cells(table, 'Controller RSS').row.slice(1), [
       '150',
       '200',
       '300',
       '–',
+      '–',
       '0.75×',
       '0.50×',
       '–',
+      '–',
     ]);
     // Rows without ratios (counts) get none for the baseline either.
-    assert.deepEqual(cells(table, 'Member writes').row.slice(1), ['0', '0', '0', '–', '–', '–', '–']);
-    assert.match(table, /^\|---\|---:\|---:\|---:\|---:\|---:\|---:\|---:\|$/m);
+    assert.deepEqual(cells(table, 'Member writes in').row.slice(1), [
+      '0',
+      '0',
+      '0',
+      '–',
+      '–',
+      '–',
+      '–',
+      '–',
+      '–',
+    ]);
+    assert.match(table, /^\|---\|---:\|---:\|---:\|---:\|---:\|---:\|---:\|---:\|---:\|$/m);
     assert.match(table, /^- Baseline: kubefed-ts@a203649 is commit a203649ea0b6 \(`--baseline a203649`\)/m);
   });
 
@@ -130,7 +183,7 @@ describe('benchmark table', () => {
       ]),
     );
     const { row } = cells(table, 'Cold propagation, FederatedConfigMap: member objects/s');
-    assert.deepEqual(row.slice(1), ['200', '100', '–', '1000', '2.00×', '–', '0.20×']);
+    assert.deepEqual(row.slice(1), ['200', '100', '–', '600', '1000', '2.00×', '–', '0.33×', '0.20×']);
   });
 
   test('with the native front end: its column after kubefed-ts, native ÷ kubefed-ts last, and where host writes went', () => {
@@ -174,15 +227,28 @@ describe('benchmark table', () => {
       'kubefed-ts',
       'kubefed-ts native',
       'KubeFed v0.10.0',
-      'ceiling (direct client)',
+      'fair ceiling (host + members)',
+      'ceiling (members only)',
       'kubefed-ts ÷ KubeFed',
+      'kubefed-ts ÷ fair ceiling',
       'kubefed-ts ÷ ceiling',
       'kubefed-ts native ÷ kubefed-ts',
     ]);
-    assert.deepEqual(rate.row.slice(1), ['200', '100', '50', '1000', '4.00×', '0.20×', '0.50×']);
+    assert.deepEqual(rate.row.slice(1), [
+      '200',
+      '100',
+      '50',
+      '600',
+      '1000',
+      '4.00×',
+      '0.33×',
+      '0.20×',
+      '0.50×',
+    ]);
+    // The fair ceiling wrote each host object once: kubefed-ts's host writes are 4× that.
     assert.deepEqual(
       cells(table, 'Cold propagation, FederatedConfigMap: host writes per object').row.slice(1),
-      ['4.00', '4.50', '–', '–', '–', '–', '1.13×'],
+      ['4.00', '4.50', '–', '1.00', '–', '–', '4.00×', '–', '1.13×'],
     );
     assert.deepEqual(
       cells(table, 'Cold propagation, FederatedConfigMap: controller CPU s').row.at(-1),
@@ -196,6 +262,64 @@ describe('benchmark table', () => {
     assert.match(
       table,
       /^- kubefed-ts, ConfigMaps: POST events 3\.00, POST types\.kubefed\.io\/federatedconfigmaps 1\.00; events/m,
+    );
+  });
+});
+
+describe('benchmark table: per member object', () => {
+  test('CPU ms per member object is the first row, beside both ceilings; members write once per copy', () => {
+    const s = system('kubefed-ts', 'kubefed-ts', 200, 150);
+    const native = system('kubefed-ts-native', 'kubefed-ts native', 100, 150);
+    const withCost = (x: SystemResult, cpuMs: number, memberWrites: Record<string, number>): SystemResult => {
+      const cold = x.cold.configmaps;
+      assert.ok(cold);
+      const n = Object.values(memberWrites).reduce((a, b) => a + b, 0);
+      return {
+        ...x,
+        cold: {
+          configmaps: {
+            ...cold,
+            cpuMsPerMemberObject: cpuMs,
+            memberWrites,
+            memberWritesPerObject: n / 100,
+            memberWritesPerMemberObject: n / 300,
+          },
+        },
+      };
+    };
+    const r = report([
+      withCost(s, 5, { 'POST configmaps': 300, 'POST namespaces': 3 }),
+      withCost(native, 10, { 'POST configmaps': 300 }),
+    ]);
+    r.options.members = 3;
+    const table = renderReport(r);
+    const first = table.split('\n').find((l) => l.startsWith('| ') && !l.startsWith('| Measurement'));
+    assert.match(first ?? '', /^\| FederatedConfigMap: CPU ms per member object /);
+    const cpu = cells(table, 'FederatedConfigMap: CPU ms per member object');
+    // kubefed-ts, native, KubeFed, fair, members only, ÷ KubeFed, ÷ fair, ÷ members only, native ÷ kubefed-ts.
+    assert.deepEqual(cpu.row.slice(1), [
+      '5.00',
+      '10.00',
+      '–',
+      '2.00',
+      '1.00',
+      '–',
+      '2.50×',
+      '5.00×',
+      '2.00×',
+    ]);
+    assert.deepEqual(
+      cells(table, 'Cold propagation, FederatedConfigMap: member writes per member object').row.slice(1, 6),
+      ['1.01', '1.00', '–', '1.00', '1.00'],
+    );
+    assert.deepEqual(
+      cells(table, 'Cold propagation, FederatedConfigMap: member writes per object').row.slice(1, 6),
+      ['3.03', '3.00', '–', '3.00', '–'],
+    );
+    assert.match(table, /^- kubefed-ts, ConfigMaps: POST configmaps 1\.00, POST namespaces 0\.01$/m);
+    assert.match(
+      table,
+      /^- ConfigMaps \(concurrency 8\/member\): FederatedConfigMaps into the host: 600 member objects\/s, 2\.00 CPU ms per member object; plain ConfigMaps into the host: 500 member objects\/s, 2\.50 CPU ms per member object; kubefed-ts native ÷ this: member objects\/s 0\.20×, CPU ms per member object 4\.00×$/m,
     );
   });
 });
