@@ -248,7 +248,7 @@ export const PERIODIC_HOST_WRITE = (key: string) =>
  * The same for one front end. The federated front end writes no host ConfigMap for an object, but KubeFed's
  * leader election renews a ConfigMap lock (KubeFedConfig leaderElect.resourceLock, default `configmaps`).
  */
-const periodicHostWrite = (frontEnd: FrontEnd) => (key: string) =>
+export const periodicHostWrite = (frontEnd: FrontEnd) => (key: string) =>
   PERIODIC_HOST_WRITE(key) || (frontEnd === 'federated' && /^PUT configmaps( \d+)?$/.test(key));
 
 /** Every member's writes by verb, in member order. */

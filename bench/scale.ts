@@ -19,7 +19,7 @@ import {
   HOST_RESOURCES,
   MEMBER_RESOURCES,
   machineFacts,
-  PERIODIC_HOST_WRITE,
+  periodicHostWrite,
   pool,
   prepareHost,
   ready,
@@ -29,17 +29,22 @@ import {
   waitUntil,
 } from './benchmark.ts';
 import {
+  addCounts,
   CpuAccount,
   countsBetween,
+  cpuMsPerMemberObject,
   MemberTracker,
+  PERIODIC_MEMBER_WRITE,
   pidsWithArg,
   procSample,
   scrapeWrites,
   scrapeWritesByVerb,
+  total,
   writesBetween,
 } from './measure.ts';
 import type { RecoveryResult, ScaleOptions, ScaleReport, ScaleStep } from './scale-types.ts';
 import {
+  type FrontEnd,
   KUBEFED_NAMESPACE,
   kubefedGo,
   kubefedTs,
@@ -52,9 +57,6 @@ import { federatedObject, KINDS, objectName, plainObject } from './workload.ts';
 const LEASE = 'kubefed-controller-manager';
 /** Controller CPU in one quiet window below which it counts as idle (informer resyncs, health checks). */
 const IDLE_CPU_SECONDS = 0.05;
-
-/** Member writes that are not propagation (none today but the lease a member-side agent would renew). */
-const MEMBER_PERIODIC = (key: string) => / coordination\.k8s\.io\/leases( \d+)?$/.test(key);
 
 async function systemFor(id: ScaleOptions['systems'][number]): Promise<SystemUnderTest> {
   if (id === 'kubefed-ts') return kubefedTs();
@@ -76,15 +78,6 @@ function cpuOf(pids: readonly number[]): number {
   return sum;
 }
 
-const sumOf = (r: Record<string, number>) => Object.values(r).reduce((a, b) => a + b, 0);
-
-/** Adds up per-member write counts into one record. */
-function addCounts(records: Array<Record<string, number>>): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const r of records) for (const [k, v] of Object.entries(r)) out[k] = (out[k] ?? 0) + v;
-  return out;
-}
-
 /** Write counters of the host and of each of the phase's members, read together. */
 async function scrapeAll(
   bench: Bench,
@@ -97,14 +90,15 @@ async function scrapeAll(
 }
 
 function writesSince(
+  frontEnd: FrontEnd,
   before: Awaited<ReturnType<typeof scrapeAll>>,
   after: Awaited<ReturnType<typeof scrapeAll>>,
 ): { host: Record<string, number>; members: Record<string, number> } {
   return {
-    host: countsBetween(before.host, after.host, (k) => !PERIODIC_HOST_WRITE(k)),
+    host: countsBetween(before.host, after.host, (k) => !periodicHostWrite(frontEnd)(k)),
     members: addCounts(
       after.members.map((a, i) =>
-        countsBetween(before.members[i] ?? new Map(), a, (k) => !MEMBER_PERIODIC(k)),
+        countsBetween(before.members[i] ?? new Map(), a, (k) => !PERIODIC_MEMBER_WRITE(k)),
       ),
     ),
   };
@@ -227,7 +221,7 @@ async function restart(
   );
   const readySeconds = (performance.now() - t0) / 1000;
   const idleAt = await untilIdle(phase, next, objects, bench.timeoutMs);
-  const writes = writesSince(before, await scrapeAll(bench));
+  const writes = writesSince(sys.frontEnd, before, await scrapeAll(bench));
   const result: RecoveryResult = {
     kind: 'restart',
     system: sys.id,
@@ -241,7 +235,7 @@ async function restart(
   };
   log(
     `restart: ready after ${readySeconds.toFixed(1)} s, idle after ${result.idleSeconds?.toFixed(1) ?? '–'} s; ` +
-      `${sumOf(writes.host)} host writes, ${sumOf(writes.members)} member writes`,
+      `${total(writes.host)} host writes, ${total(writes.members)} member writes`,
   );
   return { result, controller: next };
 }
@@ -289,7 +283,7 @@ async function failover(
   await waitUntil('the standby to lead and be ready', () => leadsAndReady(standby), bench.timeoutMs);
   const readySeconds = (performance.now() - t0) / 1000;
   const idleAt = await untilIdle(phase, standby, objects, bench.timeoutMs);
-  const writes = writesSince(before, await scrapeAll(bench));
+  const writes = writesSince(sys.frontEnd, before, await scrapeAll(bench));
   const result: RecoveryResult = {
     kind: 'failover',
     system: sys.id,
@@ -304,8 +298,8 @@ async function failover(
   };
   log(
     `failover: lease moved after ${leaseChangedSeconds.toFixed(1)} s, ready after ${readySeconds.toFixed(1)} s, ` +
-      `idle after ${result.idleSeconds?.toFixed(1) ?? '–'} s; ${sumOf(writes.host)} host writes, ` +
-      `${sumOf(writes.members)} member writes`,
+      `idle after ${result.idleSeconds?.toFixed(1) ?? '–'} s; ${total(writes.host)} host writes, ` +
+      `${total(writes.members)} member writes`,
   );
   return { result, controller: standby };
 }
@@ -349,15 +343,14 @@ async function scaleStep(
     bench.timeoutMs,
   );
   const seconds = (performance.now() - t0) / 1000;
-  await settle(
-    bench.host,
-    sys.frontEnd,
-    log,
-    Math.min(bench.timeoutMs, 180_000),
-    bench.opts.settleIntervalMs,
-  );
-  const cpuAfter = account.sample();
-  const writes = writesSince(before, await scrapeAll(bench));
+  const arrivedCpu = account.sample();
+  // CPU until the last scrape that still saw writes: the quiet scrapes that prove it settled are not the step's.
+  const settled = await settle(bench.host, sys.frontEnd, log, Math.min(bench.timeoutMs, 180_000), {
+    intervalMs: bench.opts.settleIntervalMs,
+    account,
+  });
+  const cpuAfter = settled.lastBusy ?? arrivedCpu;
+  const writes = writesSince(sys.frontEnd, before, await scrapeAll(bench));
   const cpu = Object.fromEntries(
     Object.keys(cpuAfter).map((k) => [k, (cpuAfter[k] ?? 0) - (cpuBefore[k] ?? 0)]),
   );
@@ -374,11 +367,11 @@ async function scaleStep(
     seconds,
     objectsPerSecond: (added * m) / seconds,
     cpu,
-    cpuMsPerMemberObject: (sumOf(cpu) * 1000) / (added * m),
+    cpuMsPerMemberObject: cpuMsPerMemberObject(cpu, added * m) ?? 0,
     hostWrites: writes.host,
-    hostWritesPerObject: sumOf(writes.host) / added,
+    hostWritesPerObject: total(writes.host) / added,
     memberWrites: writes.members,
-    memberWritesPerMemberObject: sumOf(writes.members) / (added * m),
+    memberWritesPerMemberObject: total(writes.members) / (added * m),
     update,
     rssBytes: rss,
     heapBytes: await scrapeGauge(controller.metricsUrl, controller.heapMetric),
@@ -436,7 +429,9 @@ async function scalePhase(
       from = to;
     }
     if (last && (opts.restart || opts.failover)) {
-      await settle(bench.host, sys.frontEnd, log, Math.min(bench.timeoutMs, 180_000), opts.settleIntervalMs);
+      await settle(bench.host, sys.frontEnd, log, Math.min(bench.timeoutMs, 180_000), {
+        intervalMs: opts.settleIntervalMs,
+      });
       const n = from + 1; // the probe is an object too
       if (opts.restart) {
         const r = await restart(phase, controller, n);
