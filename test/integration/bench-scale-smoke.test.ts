@@ -54,6 +54,7 @@ describe('benchmark scale mode smoke run (1 and 2 members, 3 and 6 objects, rest
             // As ha.test.ts: a dead leader's lease expires in seconds.
             leaderElect: { leaseDuration: '4s', renewDeadline: '3s', retryPeriod: '1s' },
             settleIntervalMs: 1000,
+            quietWindowMs: 1000,
             timeoutSeconds: 180,
             log,
           },
