@@ -109,6 +109,9 @@ export async function localUp(opts: LocalUpOptions): Promise<{ kubeconfig: strin
     const webhook = await startAdmissionWebhook({
       dir: join(dir, 'webhook'),
       logFile: join(dir, 'kubefed-admission-webhook.log'),
+      // The host (the kubeconfig's current context), so created Federated<Kind>s carry the sync finalizer.
+      kubeconfig,
+      kubefedNamespace: opts.namespace,
     });
     await registerAdmissionWebhooks(host, webhook);
     opts.out(`Started kubefed-admission-webhook on ${webhook.url} and registered its webhooks`);

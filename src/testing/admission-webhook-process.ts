@@ -68,6 +68,8 @@ export async function startAdmissionWebhook(opts: {
    * sync finalizer at admission, and checks OCM executors with it. Without it the webhook only validates.
    */
   kubeconfig?: string;
+  /** The KubeFed namespace whose FederatedTypeConfigs and KubeFedConfig it reads; the webhook's default otherwise. */
+  kubefedNamespace?: string;
 }): Promise<AdmissionWebhookProcess> {
   const port = await freePort();
   const certDir = join(opts.dir, 'serving-cert');
@@ -81,6 +83,7 @@ export async function startAdmissionWebhook(opts: {
       `--cert-dir=${certDir}`,
       '--generate-self-signed-certs',
       ...(opts.kubeconfig ? [`--kubeconfig=${opts.kubeconfig}`] : []),
+      ...(opts.kubefedNamespace ? [`--kubefed-namespace=${opts.kubefedNamespace}`] : []),
     ],
     { logFile: opts.logFile, env: opts.env && { ...process.env, ...opts.env }, cwd: opts.cwd },
   );
@@ -101,7 +104,7 @@ export async function startAdmissionWebhook(opts: {
   return { process: proc, url: `https://127.0.0.1:${port}`, caCert };
 }
 
-/** Registers the webhook configurations (validation and KubeFedConfig defaulting) pointing at `url`. */
+/** Registers the webhook configurations (validation, defaulting, the sync finalizer) pointing at `url`. */
 export async function registerAdmissionWebhooks(
   client: KubeClient,
   webhook: Pick<AdmissionWebhookProcess, 'url' | 'caCert'>,

@@ -12,6 +12,7 @@ import { CPP_PLURAL, PP_PLURAL } from '../api/policy/v1alpha1/propagationpolicy.
 import { GROUP as SCHEDULING_GROUP } from '../api/scheduling/v1alpha1/group.ts';
 import { isPlainObject, type JsonObject, jsonEqual } from '../propagation/json.ts';
 import { validateOverrideSpec as validateOverrideSpecRules } from '../sources/policy/overrides/validation.ts';
+import { type ControlPlaneView, syncControllerRuns, syncFinalizerPatch } from './federated-finalizer.ts';
 import {
   type JsonPatchOperation,
   kubeFedConfigDefaultingPatch,
@@ -35,6 +36,7 @@ export const WebhookPath = {
   ValidateKubeFedConfig: '/validate-kubefedconfig',
   DefaultKubeFedConfig: '/default-kubefedconfig',
   ValidateFederated: '/validate-federated',
+  MutateFederated: '/mutate-federated',
   MutatePropagationPolicy: '/mutate-propagationpolicy',
   ValidatePropagationPolicy: '/validate-propagationpolicy',
   MutateClusterPropagationPolicy: '/mutate-clusterpropagationpolicy',
@@ -97,7 +99,13 @@ export type Decision =
   | { allowed: true; patch?: JsonPatchOperation[]; warnings?: string[] }
   | { allowed: false; code: number; reason: string; message: string; warnings?: string[] };
 
-export type AdmissionHandler = (req: AdmissionRequest) => Decision;
+/** What a handler may read besides the request: the webhook's view of the control plane, when it has one. */
+export interface AdmissionContext {
+  /** The current view, or undefined without API access or before its informers have synced. */
+  controlPlane?: () => ControlPlaneView | undefined;
+}
+
+export type AdmissionHandler = (req: AdmissionRequest, ctx?: AdmissionContext) => Decision;
 
 const ALLOW: Decision = { allowed: true };
 
@@ -195,6 +203,34 @@ function validatePolicy(req: AdmissionRequest, plural: string, cluster: boolean)
 /** API groups of KubeFed itself: their kinds named Federated* (FederatedTypeConfig...) are not Federated<Kind>s. */
 const KUBEFED_API_GROUPS: ReadonlySet<string> = new Set([CORE_GROUP, SCHEDULING_GROUP, DNS_GROUP]);
 
+/** A request for a Federated<Kind> object itself (not a subresource), of any federated group. */
+const isFederated = (req: AdmissionRequest): boolean =>
+  !KUBEFED_API_GROUPS.has(req.resource.group) &&
+  req.resource.resource.startsWith('federated') &&
+  req.subResource === '';
+
+/**
+ * The sync finalizer on CREATE, for types whose sync controller runs. Anything it cannot tell (no API
+ * access, informers not synced, an object it does not understand) is admitted unchanged: the controller's
+ * finalizer PATCH is the fallback, and this webhook never blocks a create.
+ */
+function mutateFederated(req: AdmissionRequest, ctx: AdmissionContext | undefined): Decision {
+  if (req.operation !== 'CREATE' || !isFederated(req)) return ALLOW;
+  const obj = objectOf(req, 'object');
+  const view = ctx?.controlPlane?.();
+  if (!obj || !view) return ALLOW;
+  const metadata = isPlainObject(obj['metadata']) ? obj['metadata'] : {};
+  const target = {
+    group: req.resource.group,
+    resource: req.resource.resource,
+    namespace: req.namespace,
+    name: req.name || str(metadata['name']),
+  };
+  if (!syncControllerRuns(view, target)) return ALLOW;
+  const patch = syncFinalizerPatch(obj);
+  return patch.length > 0 ? { allowed: true, patch } : ALLOW;
+}
+
 export const handlers: Readonly<Record<WebhookPath, AdmissionHandler>> = {
   [WebhookPath.ValidateFederatedTypeConfigs]: (req) => {
     if (!examined(req, 'federatedtypeconfigs')) return ALLOW;
@@ -229,9 +265,8 @@ export const handlers: Readonly<Record<WebhookPath, AdmissionHandler>> = {
     return patch.length > 0 ? { allowed: true, patch } : ALLOW;
   },
   [WebhookPath.ValidateFederated]: (req) => {
-    const { group, resource } = req.resource;
-    const federated = !KUBEFED_API_GROUPS.has(group) && resource.startsWith('federated');
-    if (!isCreateOrUpdate(req) || !federated || req.subResource !== '') return ALLOW;
+    const { resource } = req.resource;
+    if (!isCreateOrUpdate(req) || !isFederated(req)) return ALLOW;
     const obj = objectOf(req, 'object');
     if (!obj) return notAnObject(req, 'object');
     if (specUnchanged(req, obj)) return ALLOW;
@@ -241,6 +276,7 @@ export const handlers: Readonly<Record<WebhookPath, AdmissionHandler>> = {
     });
     return decide(errors, warnings);
   },
+  [WebhookPath.MutateFederated]: mutateFederated,
   [WebhookPath.MutatePropagationPolicy]: (req) => mutatePolicy(req, PP_PLURAL, false),
   [WebhookPath.ValidatePropagationPolicy]: (req) => validatePolicy(req, PP_PLURAL, false),
   [WebhookPath.MutateClusterPropagationPolicy]: (req) => mutatePolicy(req, CPP_PLURAL, true),
@@ -340,7 +376,7 @@ export function toResponse(uid: string, d: Decision): AdmissionResponse {
  * Answers one AdmissionReview body sent to `path` (one of WebhookPath). Never throws: a body that is
  * not a usable AdmissionReview is answered with a 400 denial, as controller-runtime does.
  */
-export function admit(path: WebhookPath, body: string): AdmissionResult {
+export function admit(path: WebhookPath, body: string, ctx: AdmissionContext = {}): AdmissionResult {
   const decoded = decodeAdmissionReview(body);
   if (typeof decoded === 'string') {
     const decision = badRequest(decoded);
@@ -356,7 +392,7 @@ export function admit(path: WebhookPath, body: string): AdmissionResult {
   const { apiVersion, request } = decoded;
   let decision: Decision;
   try {
-    decision = handlers[path](request);
+    decision = handlers[path](request, ctx);
   } catch (e) {
     // A bug must deny one request, not take the server (and with failurePolicy Fail, all writes) down.
     decision = {

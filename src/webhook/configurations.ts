@@ -116,6 +116,15 @@ export function webhookConfigurations(opts: WebhookConfigurationOptions): Webhoo
     { operations, apiGroups: [CORE_GROUP], apiVersions: [CORE_VERSION], resources },
   ];
   const createUpdate = ['CREATE', 'UPDATE'];
+  const federated = (operations: string[]): Rule[] => [
+    {
+      operations,
+      apiGroups: [opts.federatedGroup ?? FEDERATED_GROUP],
+      apiVersions: ['*'],
+      resources: ['*'],
+      scope: opts.namespaceSelector ? 'Namespaced' : '*',
+    },
+  ];
   const policy = (resource: string, scope: 'Namespaced' | 'Cluster'): Rule[] => [
     { operations: createUpdate, apiGroups: [POLICY_GROUP], apiVersions: ['*'], resources: [resource], scope },
   ];
@@ -192,15 +201,7 @@ export function webhookConfigurations(opts: WebhookConfigurationOptions): Webhoo
         // `*` matches every resource of the group but no subresource: status writes are not sent. A
         // namespaceSelector does not apply to cluster-scoped objects, so with one (a Namespaced control
         // plane) only namespaced resources are sent, as in the chart.
-        webhook(WebhookName.Federated, WebhookPath.ValidateFederated, [
-          {
-            operations: createUpdate,
-            apiGroups: [opts.federatedGroup ?? FEDERATED_GROUP],
-            apiVersions: ['*'],
-            resources: ['*'],
-            scope: opts.namespaceSelector ? 'Namespaced' : '*',
-          },
-        ]),
+        webhook(WebhookName.Federated, WebhookPath.ValidateFederated, federated(createUpdate)),
         ...validatingPolicies,
         // OCM's work webhooks (names, paths and rules of OCM's cluster-manager): the objects themselves,
         // not their status.
@@ -234,6 +235,8 @@ export function webhookConfigurations(opts: WebhookConfigurationOptions): Webhoo
           WebhookPath.DefaultKubeFedConfig,
           core(['CREATE'], ['kubefedconfigs']),
         ),
+        // The sync finalizer, set on CREATE (the same objects the validating entry sees).
+        webhook(WebhookName.Federated, WebhookPath.MutateFederated, federated(['CREATE'])),
         ...mutatingPolicies,
       ],
     },

@@ -4,6 +4,7 @@
 export * from './admission.ts';
 export * from './certs.ts';
 export * from './configurations.ts';
+export * from './federated-finalizer.ts';
 export * from './kubefedconfig.ts';
 export * from './propagationpolicy.ts';
 export { WebhookServer, type WebhookServerOptions } from './server.ts';

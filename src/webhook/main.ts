@@ -5,8 +5,10 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { Command, Option } from '@commander-js/extra-typings';
+import { DEFAULT_KUBEFED_NAMESPACE } from '../config/index.ts';
 import { KubeClient } from '../kube/client/index.ts';
 import {
+  inClusterNamespace,
   inClusterRestConfig,
   isInCluster,
   loadKubeconfig,
@@ -19,6 +21,7 @@ import { signalsHandler } from '../runtime/manager.ts';
 import { VERSION } from '../version.ts';
 import { WebhookPath } from './admission.ts';
 import { generateWebhookCertificates } from './certs.ts';
+import { ControlPlaneInformers } from './control-plane-informers.ts';
 import { type OcmAdmissionOptions, OcmWebhookPath } from './ocm-admission.ts';
 import { TLS_CERT_FILE, TLS_KEY_FILE, WebhookServer } from './server.ts';
 import { DEFAULT_MANIFEST_LIMIT } from './validation/manifestwork.ts';
@@ -33,6 +36,7 @@ interface Options {
   generateSelfSignedCerts: boolean;
   kubeconfig?: string;
   master?: string;
+  kubefedNamespace?: string;
   manifestLimit: number;
   v: number;
 }
@@ -71,7 +75,11 @@ function buildCommand() {
     )
     .option(
       '--kubeconfig <path>',
-      "kubeconfig of the host, for OCM's executor check (a SubjectAccessReview); default: in-cluster config",
+      "kubeconfig of the host, for OCM's executor check (a SubjectAccessReview) and the sync finalizer at admission; default: in-cluster config",
+    )
+    .option(
+      '--kubefed-namespace <ns>',
+      `namespace of the KubeFed control plane, whose FederatedTypeConfigs and KubeFedConfig decide which Federated<Kind> objects get the sync finalizer at admission (default: the pod namespace, else ${DEFAULT_KUBEFED_NAMESPACE}; kubefed-ts extension)`,
     )
     .option('--master <url>', 'API server address; overrides the kubeconfig')
     .addOption(
@@ -140,22 +148,36 @@ export async function main(argv: string[]): Promise<number> {
   const log = createLogger({ name: COMPONENT, level: o.v > 0 ? 'debug' : undefined });
   let server: WebhookServer;
   let host: KubeClient | undefined;
+  let controlPlane: ControlPlaneInformers | undefined;
   try {
     const cfg = hostRestConfig(o);
     host = cfg && new KubeClient(cfg, { name: 'host', userAgent: COMPONENT });
-    if (!host) log.info('no API access configured: a ManifestWork naming an executor will be denied');
+    if (!host) {
+      log.info(
+        'no API access configured: a ManifestWork naming an executor will be denied, and Federated<Kind> ' +
+          'objects get the sync finalizer from the controller instead of at admission',
+      );
+    } else {
+      const namespace = o.kubefedNamespace || inClusterNamespace() || DEFAULT_KUBEFED_NAMESPACE;
+      controlPlane = new ControlPlaneInformers({ host, namespace, logger: log });
+      controlPlane.start();
+    }
     if (o.generateSelfSignedCerts) ensureSelfSignedCertificates(o.certDir, log);
+    const informers = controlPlane;
     server = await WebhookServer.start({
       certDir: o.certDir,
       host: o.bindAddress,
       port: o.securePort,
       logger: log,
       ocm: ocmOptions(o, host),
+      ...(informers ? { controlPlane: () => informers.view() } : {}),
     });
   } catch (e) {
     const message = (e as Error).message;
     log.fatal(message);
     process.stderr.write(`Error: ${message}\n`);
+    await controlPlane?.stop();
+    await host?.close();
     return 1;
   }
   const { address, port } = server.address;
@@ -171,6 +193,7 @@ export async function main(argv: string[]): Promise<number> {
   const signal = signalsHandler(log);
   await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
   await server.close();
+  await controlPlane?.stop();
   await host?.close();
   log.info('stopped');
   return 0;

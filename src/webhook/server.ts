@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createSecureContext } from 'node:tls';
 import type { Logger } from '../runtime/logger.ts';
-import { type AdmissionResult, admit, isWebhookPath } from './admission.ts';
+import { type AdmissionContext, type AdmissionResult, admit, isWebhookPath } from './admission.ts';
 import { admitOcm, isOcmWebhookPath, type OcmAdmissionOptions } from './ocm-admission.ts';
 
 export const TLS_CERT_FILE = 'tls.crt';
@@ -30,6 +30,8 @@ export interface WebhookServerOptions {
    * executor cannot be checked, and a work naming one is denied with the reason.
    */
   ocm?: OcmAdmissionOptions;
+  /** The control plane as the webhook's informers see it, for the sync finalizer at admission. */
+  controlPlane?: AdmissionContext['controlPlane'];
 }
 
 /** Used when no API access was configured: the executor check fails closed, as OCM's does on a SAR error. */
@@ -89,6 +91,11 @@ export class WebhookServer {
     this.#server = createServer({ ...pair, minVersion: 'TLSv1.2' }, (req, res) => this.#handle(req, res));
     // A client that stalls must not hold a socket forever; the apiserver's own timeout is 10 s by default.
     this.#server.requestTimeout = 60_000;
+    // The apiserver keeps idle connections to a webhook for 90 s (client-go's transport IdleConnTimeout).
+    // Node closes them after 5 s by default, racing the apiserver's next request on the same connection:
+    // "write: broken pipe", a failed call, and with failurePolicy Fail a create refused (seen under a burst
+    // of 1,000 creates). Idle connections are the client's to close.
+    this.#server.keepAliveTimeout = 120_000;
   }
 
   /** Loads the certificate (failing if it is missing or broken) and starts listening. */
@@ -197,7 +204,9 @@ export class WebhookServer {
         );
         return;
       }
-      if (isWebhookPath(path)) this.#answer(path, admit(path, body), res);
+      if (isWebhookPath(path)) {
+        this.#answer(path, admit(path, body, { controlPlane: this.#opts.controlPlane }), res);
+      }
     });
     req.on('error', (e) => this.#log.debug({ err: e.message, path }, 'request aborted'));
   }

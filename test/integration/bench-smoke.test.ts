@@ -17,9 +17,16 @@ const worktrees = () =>
     .filter((l) => l.startsWith('worktree '));
 
 describe('benchmark smoke run (every system and the ceiling, tiny N)', () => {
-  test('prints the whole table and every object arrives in every system', async () => {
+  test('prints the whole table and every object arrives in every system', async (t) => {
     const objects = 5;
     const worktreesBefore = worktrees();
+    // The benchmark's progress with timestamps, printed when an assertion fails (which phase took the time).
+    const started = Date.now();
+    const progress: string[] = [];
+    let failed = true;
+    t.after(() => {
+      if (failed) process.stderr.write(`bench-smoke progress:\n${progress.join('\n')}\n`);
+    });
     const report: BenchReport = await runBenchmark({
       members: 1,
       objects,
@@ -31,7 +38,7 @@ describe('benchmark smoke run (every system and the ceiling, tiny N)', () => {
       ceilingConcurrency: [2, 8],
       timeoutSeconds: 180,
       settleIntervalMs: 1000,
-      log: () => {},
+      log: (m) => progress.push(`${((Date.now() - started) / 1000).toFixed(1).padStart(6)} s ${m}`),
     });
 
     assert.deepEqual(
@@ -55,8 +62,21 @@ describe('benchmark smoke run (every system and the ceiling, tiny N)', () => {
         assert.ok(cold, `${s.system}: no cold-propagation result for ${kind}`);
         assert.equal(cold.arrived, objects, `${s.system}: ${kind} arrived`);
         assert.equal(cold.expected, objects);
-        // At least the user's own create of each object is counted, by the host apiserver.
+        // At least the user's own create of each object is counted, by the host apiserver, and each copy's
+        // create by its member's.
         assert.ok((cold.hostWritesPerObject ?? 0) >= 1, `${s.system}: ${kind} host writes per object`);
+        assert.ok(
+          (cold.memberWritesPerMemberObject ?? 0) >= 1,
+          `${s.system}: ${kind} member writes per member object`,
+        );
+        assert.ok(
+          (cold.memberWrites?.[`POST ${kind === 'configmaps' ? '' : 'apps/'}${kind}`] ?? 0) >= objects,
+          `${s.system}: ${kind} member creates ${JSON.stringify(cold.memberWrites)}`,
+        );
+        assert.ok(
+          Number.isFinite(cold.cpuMsPerMemberObject) && (cold.cpuMsPerMemberObject ?? -1) >= 0,
+          `${s.system}: ${kind} CPU ms per member object`,
+        );
       }
       assert.equal(s.updateIdle.samples, 2);
       assert.equal(s.updateLoaded.samples, 2);
@@ -79,9 +99,35 @@ describe('benchmark smoke run (every system and the ceiling, tiny N)', () => {
         ['deployments', 2, objects],
       ],
     );
+    // The fair ceilings wrote exactly one host object per object and one member object per copy.
+    for (const c of report.ceiling) {
+      for (const [name, fair] of [
+        ['fair', c.fair],
+        ['fairNative', c.fairNative],
+      ] as const) {
+        assert.ok(fair, `${c.kind}: ${name}`);
+        assert.equal(fair.arrived, objects);
+        assert.equal(fair.hostWritesPerObject, 1, `${c.kind} ${name}: ${JSON.stringify(fair.hostWrites)}`);
+        assert.equal(
+          fair.memberWritesPerMemberObject,
+          1,
+          `${c.kind} ${name}: ${JSON.stringify(fair.memberWrites)}`,
+        );
+        assert.ok(Number.isFinite(fair.cpuMsPerMemberObject), `${c.kind} ${name}: CPU ms`);
+      }
+    }
 
     const table = renderReport(report, 'npm run bench -- --objects 5');
+    assert.match(
+      table.split('\n').find((l) => l.startsWith('| ') && !l.startsWith('| Measurement')) ?? '',
+      /^\| FederatedConfigMap: CPU ms per member object /,
+      'CPU ms per member object is the first row',
+    );
     for (const row of [
+      'FederatedConfigMap: CPU ms per member object (controller + webhook, apiservers, etcd)',
+      'FederatedDeployment: CPU ms per member object (controller + webhook, apiservers, etcd)',
+      'Cold propagation, FederatedConfigMap: member writes per object',
+      'Cold propagation, FederatedDeployment: member writes per member object',
       'Cold propagation, 5 FederatedConfigMaps → 1 members: seconds',
       'Cold propagation, FederatedConfigMap: member objects/s',
       'Cold propagation, FederatedDeployment: objects arrived',
@@ -106,9 +152,16 @@ describe('benchmark smoke run (every system and the ceiling, tiny N)', () => {
       ['kubefed-ts native ÷ kubefed-ts', ''],
       'native ÷ federated is the last column',
     );
-    const objectsRow = row('Cold propagation, FederatedConfigMap: member');
-    assert.equal(objectsRow.cells.length, 12, objectsRow.line);
-    for (const cell of objectsRow.cells.slice(2, 11)) assert.match(cell, /^\d+(\.\d+)?×?$/, objectsRow.line);
+    const objectsRow = row('Cold propagation, FederatedConfigMap: member objects/s');
+    assert.equal(objectsRow.cells.length, 14, objectsRow.line);
+    for (const cell of objectsRow.cells.slice(2, 13)) assert.match(cell, /^\d+(\.\d+)?×?$/, objectsRow.line);
+    // CPU ms per member object: every system and both ceilings have a number; a ratio to a ceiling whose 5
+    // objects took no measurable CPU tick is a dash.
+    const cpuRow = row('FederatedDeployment: CPU ms per member object');
+    for (const cell of cpuRow.cells.slice(2, 8)) assert.match(cell, /^\d+\.\d\d$/, cpuRow.line);
+    for (const cell of cpuRow.cells.slice(8, 13)) assert.match(cell, /^(\d+\.\d\d×|–)$/, cpuRow.line);
+    const memberRow = row('Cold propagation, FederatedConfigMap: member writes per member object');
+    for (const cell of memberRow.cells.slice(2, 8)) assert.match(cell, /^\d+\.\d\d$/, memberRow.line);
     // native ÷ federated for member objects/s (above), host writes per object, controller CPU and RSS. Controller
     // CPU of 5 objects may round to zero ticks, and a ratio to zero is a dash.
     for (const [prefix, ratioCell] of [
@@ -121,5 +174,8 @@ describe('benchmark smoke run (every system and the ceiling, tiny N)', () => {
       assert.match(r.cells.at(-2) ?? '', ratioCell, r.line);
     }
     assert.match(table, /^- kubefed-ts native, ConfigMaps: .*POST work\.karmada\.io\/resourcebindings/m);
+    assert.match(table, /^- KubeFed v0\.10\.0, Deployments: .*POST apps\/deployments 1\.00/m);
+    assert.match(table, /^- ConfigMaps \(concurrency \d+\/member\): FederatedConfigMaps into the host: /m);
+    failed = false;
   });
 });

@@ -265,6 +265,14 @@ const OCM_HUB_RULES: PolicyRule[] = [
   { apiGroups: ['work.open-cluster-management.io'], resources: ['manifestworks/status'], verbs: ['update'] },
   { apiGroups: [''], resources: ['namespaces'], verbs: ['create'] },
 ];
+/** The admission webhook's namespaced grant: what decides whether a create gets the sync finalizer. */
+const WEBHOOK_ROLE_RULES: PolicyRule[] = [
+  {
+    apiGroups: ['core.kubefed.io'],
+    resources: ['federatedtypeconfigs', 'kubefedconfigs'],
+    verbs: ['get', 'list', 'watch'],
+  },
+];
 const CLUSTER_ROLE_RULES: PolicyRule[] = [
   { apiGroups: ['types.kubefed.io'], resources: ['*'], verbs: ['get', 'list', 'watch', 'patch'] },
   { apiGroups: ['types.kubefed.io'], resources: ['*/status'], verbs: ['update'] },
@@ -479,13 +487,13 @@ describe('charts/kubefed-ts rendered by helm template', () => {
     assert.equal(svc.metadata.annotations?.['prometheus.io/port'], '9090');
   });
 
-  test('the admission webhook: command, HTTPS readiness, serving cert, only the SubjectAccessReview grant, hardened', () => {
+  test('the admission webhook: command, HTTPS readiness, serving cert, only its read and SubjectAccessReview grants, hardened', () => {
     const d = find<DeploymentObj>(objs, 'Deployment', 'kubefed-admission-webhook');
     // The webhooks fail closed: two replicas, so one can be down without blocking writes.
     assert.equal(d.spec.replicas, 2);
     const pod = d.spec.template.spec;
     assert.equal(pod.serviceAccountName, 'kubefed-admission-webhook');
-    // OCM's executor check is its one API call (a SubjectAccessReview).
+    // It reads FTCs and the KubeFedConfig (the sync finalizer at admission) and asks SubjectAccessReviews.
     assert.equal(pod.automountServiceAccountToken, true);
     assert.equal(pod.securityContext['runAsNonRoot'], true);
     const [c] = pod.containers;
@@ -518,15 +526,21 @@ describe('charts/kubefed-ts rendered by helm template', () => {
     );
     assert.deepEqual(svc.spec.ports, [{ name: 'https', port: 443, targetPort: 8443, protocol: 'TCP' }]);
     assert.deepEqual(svc.spec.selector, d.spec.selector.matchLabels);
-    // The webhook's account is bound to one role, which may only create SubjectAccessReviews.
-    for (const b of objs.filter((o) => o.kind === 'RoleBinding' || o.kind === 'ClusterRoleBinding')) {
-      const binding = b as Obj & { subjects: Array<{ name: string }>; roleRef: { name: string } };
-      if (!binding.subjects.some((s) => s.name === 'kubefed-admission-webhook')) continue;
-      assert.equal(binding.roleRef.name, 'kubefed-admission-webhook', `${b.metadata.name} binds the webhook`);
-    }
+    // The webhook's account is bound to two roles: create SubjectAccessReviews (cluster-wide), and read the
+    // FTCs and KubeFedConfig of the release namespace.
+    const bindings = objs
+      .filter((o) => o.kind === 'RoleBinding' || o.kind === 'ClusterRoleBinding')
+      .map((b) => b as Obj & { subjects: Array<{ name: string }>; roleRef: { kind: string; name: string } })
+      .filter((b) => b.subjects.some((s) => s.name === 'kubefed-admission-webhook'))
+      .map((b) => [b.kind, b.metadata.namespace, b.roleRef.kind, b.roleRef.name]);
+    assert.deepEqual(bindings.sort(), [
+      ['ClusterRoleBinding', undefined, 'ClusterRole', 'kubefed-admission-webhook'],
+      ['RoleBinding', CLUSTER_NS, 'Role', 'kubefed-admission-webhook'],
+    ]);
     assert.deepEqual(rulesOf(objs, 'ClusterRole', 'kubefed-admission-webhook'), [
       { apiGroups: ['authorization.k8s.io'], resources: ['subjectaccessreviews'], verbs: ['create'] },
     ]);
+    assert.deepEqual(rulesOf(objs, 'Role', 'kubefed-admission-webhook'), WEBHOOK_ROLE_RULES);
   });
 
   test('the entry points the chart runs exist in the repository (the image copies src/ to /app/src)', () => {
@@ -600,6 +614,7 @@ describe('charts/kubefed-ts rendered by helm template', () => {
       ]),
       [
         ['kubefedconfigs.core.kubefed.io', '/default-kubefedconfig'],
+        ['federated.types.kubefed.io', '/mutate-federated'],
         ['propagationpolicy.karmada.io', '/mutate-propagationpolicy'],
         ['clusterpropagationpolicy.karmada.io', '/mutate-clusterpropagationpolicy'],
       ],
@@ -764,6 +779,14 @@ describe('charts/kubefed-ts rendered by helm template', () => {
     );
     assert.equal(binding.roleRef.kind, 'Role');
     assert.deepEqual(rulesOf(namespaced, 'Role', 'kubefed-config-role'), CONFIG_ROLE_RULES);
+    // The webhook reads its namespace's FTCs and KubeFedConfig there too, so it mounts a token.
+    assert.deepEqual(rulesOf(namespaced, 'Role', 'kubefed-admission-webhook'), WEBHOOK_ROLE_RULES);
+    assert.equal(find(namespaced, 'Role', 'kubefed-admission-webhook').metadata.namespace, 'team-a');
+    assert.equal(
+      find<DeploymentObj>(namespaced, 'Deployment', 'kubefed-admission-webhook').spec.template.spec
+        .automountServiceAccountToken,
+      true,
+    );
 
     const expected = webhookConfigurations({
       caBundle: 'x',

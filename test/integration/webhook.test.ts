@@ -21,7 +21,12 @@ import { defaultKubeFedConfigSpec, KNOWN_FEATURE_GATES } from '../../src/config/
 import { installControlPlane } from '../../src/install/control-plane.ts';
 import type { KubeClient, KubeObject } from '../../src/kube/client/index.ts';
 import { REPO_ROOT } from '../../src/paths.ts';
+import { SYNC_FINALIZER } from '../../src/propagation/constants.ts';
 import { binary } from '../../src/testing/binaries.ts';
+import {
+  type ControllerManagerProcess,
+  startKubefedControllerManager,
+} from '../../src/testing/controller-manager-process.ts';
 import { type Federation, startFederation } from '../../src/testing/federation.ts';
 import { freePort, waitFor } from '../../src/testing/ports.ts';
 import { ManagedProcess } from '../../src/testing/process.ts';
@@ -30,6 +35,7 @@ import {
   type WebhookCertificates,
   webhookConfigurations,
 } from '../../src/webhook/index.ts';
+import { apiserverWrites, writesBetween } from './federation-helpers.ts';
 import { type CliResult, NS } from './helpers.ts';
 
 const APP_NS = 'webhook-test';
@@ -62,6 +68,7 @@ describe('admission webhooks registered in a real kube-apiserver', () => {
   let fed: Federation;
   let host: KubeClient;
   let webhook: ManagedProcess | undefined;
+  let manager: ControllerManagerProcess | undefined;
   let port: number;
   let certDir: string;
   let certs: WebhookCertificates;
@@ -161,6 +168,9 @@ describe('admission webhooks registered in a real kube-apiserver', () => {
         `--secure-port=${port}`,
         `--cert-dir=${certDir}`,
         '--bind-address=127.0.0.1',
+        // The host, for the FTC-gated sync finalizer at admission.
+        `--kubeconfig=${fed.kubeconfigPath}`,
+        `--kubefed-namespace=${NS}`,
         '--v=1',
       ],
       { logFile: join(fed.dir, 'kubefed-admission-webhook.log') },
@@ -188,6 +198,7 @@ describe('admission webhooks registered in a real kube-apiserver', () => {
   });
 
   after(async () => {
+    await manager?.process.stop();
     await webhook?.stop();
     await host?.close();
     await fed?.stop();
@@ -489,6 +500,130 @@ describe('admission webhooks registered in a real kube-apiserver', () => {
       },
       { timeoutMs: 60_000, intervalMs: 500 },
     );
+  });
+
+  // Last: it starts the controller manager, which would finalize what the tests above create.
+  test('the sync finalizer is set at admission for a running type, so the controller writes no PATCH; a disabled type gets none', async () => {
+    const federated = (kind: string, name: string, extra: Record<string, unknown> = {}) => ({
+      apiVersion: 'types.kubefed.io/v1beta1',
+      kind,
+      metadata: { name, namespace: APP_NS },
+      spec: { template: { data: { a: 'b' } }, placement: { clusters: [] }, ...extra },
+    });
+    /** `kubectl create -o json`: the object exactly as the create response returned it. */
+    const create = async (obj: object, extra: string[] = []) => {
+      const file = join(fed.dir, `manifest-${++fileCount}.yaml`);
+      writeFileSync(file, stringify(obj));
+      const r = await kubectl(['create', '-f', file, '-o', 'json', ...extra]);
+      assertAccepted(r);
+      return JSON.parse(r.stdout) as KubeObject;
+    };
+    // Secrets disabled before the controller manager starts: its FTC never says Running.
+    assertAccepted(
+      await kubectl([
+        '-n',
+        NS,
+        'patch',
+        'federatedtypeconfig',
+        'secrets',
+        '--type=merge',
+        '-p',
+        '{"spec":{"propagation":"Disabled"}}',
+      ]),
+    );
+    manager = await startKubefedControllerManager({
+      kubeconfig: fed.kubeconfigPath,
+      context: 'host',
+      namespace: NS,
+      logFile: join(fed.dir, 'kubefed-controller-manager.log'),
+    });
+    // The FTC controller reports the configmaps sync controller Running; the webhook's informer sees it.
+    await waitFor(
+      'a dry-run create of a FederatedConfigMap to carry the sync finalizer',
+      async () =>
+        (
+          await create(federated('FederatedConfigMap', 'probe'), ['--dry-run=server'])
+        ).metadata.finalizers?.includes(SYNC_FINALIZER) ?? false,
+      { timeoutMs: 60_000, intervalMs: 500 },
+    );
+    // Objects stored earlier get the finalizer by the controller's PATCH (the fallback): let that finish.
+    await waitFor(
+      'the controller to finalize the FederatedConfigMaps stored earlier',
+      async () => {
+        const r = await kubectl(['-n', APP_NS, 'get', 'federatedconfigmaps', '-o', 'json']);
+        const items = (JSON.parse(r.stdout) as { items: KubeObject[] }).items;
+        return items.every((o) => o.metadata.finalizers?.includes(SYNC_FINALIZER));
+      },
+      { timeoutMs: 60_000, intervalMs: 500 },
+    );
+    const before = await apiserverWrites(host);
+    const created = await create(
+      federated('FederatedConfigMap', 'admitted', { placement: { clusters: [] } }),
+    );
+    assert.deepEqual(created.metadata.finalizers, [SYNC_FINALIZER], 'the create response carries it');
+    // The sync controller has reconciled it once its status is written.
+    await waitFor(
+      'the sync controller to write the status of the admitted object',
+      async () => {
+        const r = await kubectl(['-n', APP_NS, 'get', 'federatedconfigmap', 'admitted', '-o', 'json']);
+        return (JSON.parse(r.stdout) as { status?: unknown }).status !== undefined;
+      },
+      { timeoutMs: 60_000, intervalMs: 500 },
+    );
+    await new Promise((r) => setTimeout(r, 2_000));
+    // The user's POST and nothing else: no finalizer PATCH from the controller.
+    assert.deepEqual(writesBetween(before, await apiserverWrites(host), ['federatedconfigmaps']), {
+      federatedconfigmaps: 1,
+    });
+    const stored = JSON.parse(
+      (
+        await kubectl([
+          '-n',
+          APP_NS,
+          'get',
+          'federatedconfigmap',
+          'admitted',
+          '-o',
+          'json',
+          '--show-managed-fields',
+        ])
+      ).stdout,
+    ) as KubeObject & { metadata: { managedFields?: Array<{ manager?: string; fieldsV1?: unknown }> } };
+    assert.deepEqual(stored.metadata.finalizers, [SYNC_FINALIZER]);
+    // No manager but the creator's owns the finalizers (the controller's entry is its status write only).
+    const managed = stored.metadata.managedFields ?? [];
+    assert.ok(managed.length >= 2, `the creator's and the controller's entries: ${JSON.stringify(managed)}`);
+    const owners = managed
+      .filter((m) => JSON.stringify(m.fieldsV1 ?? {}).includes('"f:finalizers"'))
+      .map((m) => m.manager);
+    assert.deepEqual(
+      owners.filter((m) => m !== 'kubectl-create'),
+      [],
+    );
+    // A user's own finalizer is kept, and the sync finalizer appended.
+    const held = await create({
+      ...federated('FederatedConfigMap', 'held'),
+      metadata: { name: 'held', namespace: APP_NS, finalizers: ['example.com/hold'] },
+    });
+    assert.deepEqual(held.metadata.finalizers, ['example.com/hold', SYNC_FINALIZER]);
+
+    // A disabled type: no finalizer, so a delete removes it at once, as in KubeFed.
+    const secret = await create({
+      apiVersion: 'types.kubefed.io/v1beta1',
+      kind: 'FederatedSecret',
+      metadata: { name: 'plain', namespace: APP_NS },
+      spec: { template: { data: { a: 'Yg==' } }, placement: { clusters: [] } },
+    });
+    assert.equal(secret.metadata.finalizers, undefined);
+    assertAccepted(await kubectl(['-n', APP_NS, 'delete', 'federatedsecret', 'plain', '--wait=false']));
+    const gone = await kubectl(['-n', APP_NS, 'get', 'federatedsecret', 'plain']);
+    assert.notEqual(gone.code, 0);
+    assert.match(gone.stderr, /NotFound/);
+    // The admitted object is finalized by the controller on delete, as any other.
+    assertAccepted(
+      await kubectl(['-n', APP_NS, 'delete', 'federatedconfigmap', 'admitted', '--timeout=60s']),
+    );
+    assert.equal((await kubectl(['-n', APP_NS, 'get', 'federatedconfigmap', 'admitted'])).code === 0, false);
   });
 });
 

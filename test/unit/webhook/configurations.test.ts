@@ -58,9 +58,22 @@ describe('webhookConfigurations', () => {
         scope: 'Namespaced',
       },
     ]);
+    // The sync finalizer at admission: CREATE only, the objects the validating federated entry sees.
+    assert.deepEqual(mutating.webhooks[1]?.name, 'federated.types.kubefed.io');
+    assert.deepEqual(mutating.webhooks[1]?.clientConfig.service?.path, '/mutate-federated');
+    assert.deepEqual(mutating.webhooks[1]?.rules, [
+      {
+        operations: ['CREATE'],
+        apiGroups: ['types.kubefed.io'],
+        apiVersions: ['*'],
+        resources: ['*'],
+        scope: '*',
+      },
+    ]);
+    assert.deepEqual(mutating.webhooks[1]?.sideEffects, 'None');
     // Karmada's names, paths and rules (artifacts/deploy/webhook-configuration.yaml).
     assert.deepEqual(
-      mutating.webhooks.slice(1).map((w) => [w.name, w.clientConfig.service?.path, w.rules]),
+      mutating.webhooks.slice(2).map((w) => [w.name, w.clientConfig.service?.path, w.rules]),
       [
         [
           'propagationpolicy.karmada.io',
@@ -141,6 +154,15 @@ describe('webhookConfigurations', () => {
     assert.deepEqual(validating.webhooks[3]?.rules[0]?.apiGroups, ['federation.example.com']);
     // A namespaceSelector cannot exclude cluster-scoped objects: those are left out by the rule's scope.
     assert.equal(validating.webhooks[3]?.rules[0]?.scope, 'Namespaced');
+    assert.deepEqual(
+      { ...mutating.webhooks[1]?.rules[0], operations: validating.webhooks[3]?.rules[0]?.operations },
+      validating.webhooks[3]?.rules[0],
+      'the mutating federated entry sees what the validating one sees',
+    );
+    assert.equal(
+      mutating.webhooks[1]?.clientConfig.url,
+      `https://127.0.0.1:8443${WebhookPath.MutateFederated}`,
+    );
     // A Namespaced control plane owns no cluster-scoped policies, so it registers no webhook for them.
     for (const w of [...validating.webhooks, ...mutating.webhooks])
       for (const r of w.rules) assert.notEqual(r.scope, 'Cluster', w.name);
