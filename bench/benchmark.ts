@@ -783,7 +783,7 @@ export async function prepareHost(bench: Bench, sys: SystemUnderTest, ns: string
  * without the webhook's permanent-id label is refused on every later update): the policy, or the
  * FederatedNamespace.
  */
-async function applyUserObjects(bench: Bench, sys: SystemUnderTest, ns: string): Promise<void> {
+export async function applyUserObjects(bench: Bench, sys: SystemUnderTest, ns: string): Promise<void> {
   const { host } = bench;
   const clusters = bench.members.map(({ name }) => name);
   if (sys.frontEnd === 'native') {

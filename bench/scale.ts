@@ -11,6 +11,7 @@ import { startFederation } from '../src/testing/federation.ts';
 import { parsePrometheusText, value } from '../src/testing/prometheus.ts';
 import { sleep } from '../src/util/backoff.ts';
 import {
+  applyUserObjects,
   type Bench,
   type BenchOptions,
   cleanup,
@@ -44,6 +45,7 @@ import {
 } from './measure.ts';
 import type { RecoveryResult, ScaleOptions, ScaleReport, ScaleStep } from './scale-types.ts';
 import {
+  deleteWebhookConfigurations,
   type FrontEnd,
   KUBEFED_NAMESPACE,
   kubefedGo,
@@ -451,6 +453,7 @@ async function scalePhase(
   try {
     log('starting the controller manager');
     controller = await sys.start(startOpts);
+    await applyUserObjects(bench, sys, ns);
     await waitUntil('the members to be Ready', () => ready(bench, ns, sys.frontEnd), bench.timeoutMs);
     const probe = { tracker: probeTracker ?? tracker, ns, n: 0, frontEnd: sys.frontEnd };
     let from = 0;
@@ -478,6 +481,8 @@ async function scalePhase(
   } finally {
     log('stopping the controller manager and cleaning up');
     await controller?.stop();
+    // failurePolicy Fail: with the webhook gone, the cleanup's finalizer strips would be refused.
+    await deleteWebhookConfigurations(base.host);
     await tracker.stop();
     await probeTracker?.stop();
     await cleanup(base.host, members, ns, [kind], sys.frontEnd, bench.timeoutMs).catch((e) =>
