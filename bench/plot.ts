@@ -227,7 +227,7 @@ export interface Panel {
 
 const SCALE = 2;
 const CHAR_H = GLYPH_H * SCALE;
-const MARGIN = { left: 90, right: 20, top: 44, bottom: 60 };
+const MARGIN = { left: 90, right: 40, top: 44, bottom: 60 };
 
 /** One panel into the raster's rectangle (ox, oy, w, h): axes from 0, grid, ticks, lines with markers. */
 function drawPanel(r: Raster, p: Panel, ox: number, oy: number, w: number, h: number): void {

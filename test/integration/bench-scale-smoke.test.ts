@@ -28,7 +28,7 @@ function pngChunks(png: Buffer): Array<{ type: string; data: Buffer; crcOk: bool
 }
 
 describe('benchmark scale mode smoke run (1 and 2 members, 3 and 6 objects, restart, failover, plot)', () => {
-  test('every step and recovery is reported, the writes counted, the plot a valid PNG', async () => {
+  test('every step and recovery is reported, the writes counted, the plot a valid PNG', async (t) => {
     const dir = mkdtempSync(join(tmpdir(), 'bench-scale-smoke-'));
     const plot = join(dir, 'scale.png');
     const json = join(dir, 'scale.json');
@@ -115,6 +115,14 @@ describe('benchmark scale mode smoke run (1 and 2 members, 3 and 6 objects, rest
         if (r.kind === 'failover') assert.ok((r.leaseChangedSeconds ?? 0) > 0, `${at}: lease moved`);
         assert.equal(typeof r.hostWrites, 'object', `${at}: host writes counted`);
         assert.equal(typeof r.memberWrites, 'object', `${at}: member writes counted`);
+        // The federated front end: a restarted or new leader finds every copy current and writes nothing (leader
+        // election, cluster health and the bench's own webhook registration are left out). The native front
+        // end's namespace controller still tries to create each member namespace again (POST namespaces 409):
+        // counted and shown, not yet zero.
+        if (r.system === 'kubefed-ts') {
+          assert.deepEqual(r.hostWrites, {}, `${at}: host writes`);
+          assert.deepEqual(r.memberWrites, {}, `${at}: member writes`);
+        }
       }
 
       for (const row of [
@@ -134,6 +142,8 @@ describe('benchmark scale mode smoke run (1 and 2 members, 3 and 6 objects, rest
       assert.match(stdout, /^- kubefed-ts: flatness \(.*\) = \d+\.\d\d$/m);
       assert.match(stdout, /^- kubefed-ts native, failover: host .*; members .*$/m);
 
+      for (const l of stdout.split('\n').filter((x) => /^- .*, (restart|failover): /.test(x)))
+        t.diagnostic(l);
       const png = readFileSync(plot);
       assert.deepEqual([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
       const chunks = pngChunks(png);
