@@ -52,6 +52,7 @@ import {
   total,
   writesBetween,
 } from './measure.ts';
+import type { LeaderElectDurations } from './scale-types.ts';
 import {
   deleteWebhookConfigurations,
   type FrontEnd,
@@ -100,6 +101,8 @@ export interface BenchOptions {
    * smoke test's tiny N settles within a second, and twelve settles at 5 s made up most of its run.
    */
   settleIntervalMs?: number;
+  /** KubeFedConfig spec.leaderElect durations (shortened for the scale smoke's failover); unset = defaults. */
+  leaderElect?: LeaderElectDurations;
   /** Where logs and state go (a temp dir by default, removed unless keep). */
   dir?: string;
   keep?: boolean;
@@ -226,9 +229,9 @@ export interface BenchReport {
 }
 
 /** Member write counters that belong to propagation (the same resources for both systems). */
-const MEMBER_RESOURCES = new Set(['configmaps', 'apps/deployments', 'namespaces']);
+export const MEMBER_RESOURCES = new Set(['configmaps', 'apps/deployments', 'namespaces']);
 /** The host objects a front end writes for its objects (group/resource as writeCounts keys them). */
-const HOST_RESOURCES: Record<FrontEnd, (r: string) => boolean> = {
+export const HOST_RESOURCES: Record<FrontEnd, (r: string) => boolean> = {
   federated: (r) => r.startsWith('types.kubefed.io/') || r === 'core.kubefed.io/propagatedversions',
   native: (r) =>
     r.startsWith('policy.karmada.io/') ||
@@ -236,16 +239,16 @@ const HOST_RESOURCES: Record<FrontEnd, (r: string) => boolean> = {
     r === 'configmaps' ||
     r === 'apps/deployments',
 };
-const EVENTS = (r: string) => r === 'events' || r === 'events.k8s.io/events';
+export const EVENTS = (r: string) => r === 'events' || r === 'events.k8s.io/events';
 /** Host writes that happen whatever the workload (leader election, cluster health): not per object. */
-const PERIODIC_HOST_WRITE = (key: string) =>
+export const PERIODIC_HOST_WRITE = (key: string) =>
   / coordination\.k8s\.io\/leases( \d+)?$/.test(key) ||
   / core\.kubefed\.io\/kubefedclusters(\/status)?( \d+)?$/.test(key);
 /**
  * The same for one front end. The federated front end writes no host ConfigMap for an object, but KubeFed's
  * leader election renews a ConfigMap lock (KubeFedConfig leaderElect.resourceLock, default `configmaps`).
  */
-const periodicHostWrite = (frontEnd: FrontEnd) => (key: string) =>
+export const periodicHostWrite = (frontEnd: FrontEnd) => (key: string) =>
   PERIODIC_HOST_WRITE(key) || (frontEnd === 'federated' && /^PUT configmaps( \d+)?$/.test(key));
 
 /** Keys of writeCountsByVerb for one resource type, whatever the verb and status code. */
@@ -268,7 +271,7 @@ function memberWritesBetween(
 }
 
 /** Runs fn over items with at most n in flight. */
-async function pool<T>(items: T[], n: number, fn: (item: T) => Promise<void>): Promise<void> {
+export async function pool<T>(items: T[], n: number, fn: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
   await Promise.all(
     Array.from({ length: Math.min(n, items.length) }, async () => {
@@ -277,7 +280,7 @@ async function pool<T>(items: T[], n: number, fn: (item: T) => Promise<void>): P
   );
 }
 
-function fastClient(fed: Federation, name: string, connections = 32): KubeClient {
+export function fastClient(fed: Federation, name: string, connections = 32): KubeClient {
   return new KubeClient(fed.cluster(name).api.restConfig, {
     name: `bench-${name}`,
     qps: 0,
@@ -306,7 +309,7 @@ async function deleteCollection(
     throw new Error(`deletecollection ${type.plural}: ${res.statusCode} ${res.body.slice(0, 300)}`);
 }
 
-async function createNamespace(c: KubeClient, name: string): Promise<void> {
+export async function createNamespace(c: KubeClient, name: string): Promise<void> {
   try {
     await c.create(CoreTypes.namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
   } catch (e) {
@@ -314,7 +317,7 @@ async function createNamespace(c: KubeClient, name: string): Promise<void> {
   }
 }
 
-function machineFacts(kubernetes: string): MachineFacts {
+export function machineFacts(kubernetes: string): MachineFacts {
   let go = 'n/a';
   try {
     go = execFileSync('go', ['env', 'GOVERSION'], { encoding: 'utf8' }).trim();
@@ -334,7 +337,7 @@ function machineFacts(kubernetes: string): MachineFacts {
 }
 
 /** What every phase of one run shares: the options, the federation and the benchmark's own clients. */
-interface Bench {
+export interface Bench {
   opts: BenchOptions;
   fed: Federation;
   host: KubeClient;
@@ -345,7 +348,7 @@ interface Bench {
   timeoutMs: number;
 }
 
-type Member = { name: string; client: KubeClient };
+export type Member = { name: string; client: KubeClient };
 
 export async function runBenchmark(opts: BenchOptions): Promise<BenchReport> {
   const started = Date.now();
@@ -568,7 +571,7 @@ async function fairCeiling(
 }
 
 /** Removes the previous system's control-plane objects, so that the next one starts from nothing. */
-async function resetControlPlane(host: KubeClient, timeoutMs: number): Promise<void> {
+export async function resetControlPlane(host: KubeClient, timeoutMs: number): Promise<void> {
   for (const t of [FederatedTypeConfigType, KubeFedConfigType, KubeFedClusterType]) {
     try {
       await deleteAll(host, t, KUBEFED_NAMESPACE, timeoutMs);
@@ -617,8 +620,12 @@ async function deleteAll(c: KubeClient, t: ResourceType, ns: string, timeoutMs: 
 }
 
 /** Registers the members the way `kubefedctl join` would leave them: a token Secret and a KubeFedCluster. */
-async function registerMembers(fed: Federation, host: KubeClient): Promise<void> {
-  for (const m of fed.members) {
+export async function registerMembers(
+  fed: Federation,
+  host: KubeClient,
+  names: readonly string[] = fed.members.map((m) => m.name),
+): Promise<void> {
+  for (const m of fed.members.filter((x) => names.includes(x.name))) {
     const secretName = `${m.name}-bench-token`;
     await ignoreNotFound(host.delete(CoreTypes.secrets, secretName, { namespace: KUBEFED_NAMESPACE }));
     await host.create(CoreTypes.secrets, {
@@ -750,19 +757,24 @@ async function measureSystem(bench: Bench, sys: SystemUnderTest): Promise<System
  * PropagationPolicy (its namespace then goes to the members with its first binding, by the policy source's
  * namespace controller).
  */
-async function prepareHost(bench: Bench, sys: SystemUnderTest, ns: string): Promise<void> {
+export async function prepareHost(bench: Bench, sys: SystemUnderTest, ns: string): Promise<void> {
   const { opts, host } = bench;
   await resetControlPlane(host, bench.timeoutMs);
   await sys.install(host, bench.fed.host.api.restConfig);
   const spec = defaultKubeFedConfigSpec({ scope: 'Cluster' });
   spec.syncController.maxConcurrentReconciles = opts.syncWorkers ?? sys.defaultSyncWorkers;
+  if (opts.leaderElect) spec.leaderElect = { ...spec.leaderElect, ...opts.leaderElect };
   await host.create(KubeFedConfigType, {
     apiVersion: API_VERSION,
     kind: KUBEFED_CONFIG_KIND,
     metadata: { name: 'kubefed', namespace: KUBEFED_NAMESPACE },
     spec,
   } as KubeObject);
-  await registerMembers(bench.fed, host);
+  await registerMembers(
+    bench.fed,
+    host,
+    bench.members.map((m) => m.name),
+  );
   await createNamespace(host, ns);
 }
 
@@ -771,7 +783,7 @@ async function prepareHost(bench: Bench, sys: SystemUnderTest, ns: string): Prom
  * without the webhook's permanent-id label is refused on every later update): the policy, or the
  * FederatedNamespace.
  */
-async function applyUserObjects(bench: Bench, sys: SystemUnderTest, ns: string): Promise<void> {
+export async function applyUserObjects(bench: Bench, sys: SystemUnderTest, ns: string): Promise<void> {
   const { host } = bench;
   const clusters = bench.members.map(({ name }) => name);
   if (sys.frontEnd === 'native') {
@@ -790,7 +802,7 @@ async function applyUserObjects(bench: Bench, sys: SystemUnderTest, ns: string):
 }
 
 /** Every member Ready in the host, and (federated) the benchmark's namespace propagated to every member. */
-async function ready(bench: Bench, ns: string, frontEnd: FrontEnd): Promise<boolean> {
+export async function ready(bench: Bench, ns: string, frontEnd: FrontEnd): Promise<boolean> {
   const list = await bench.host.list<
     KubeObject & { status?: { conditions?: Array<{ type: string; status: string }> } }
   >(KubeFedClusterType, { namespace: KUBEFED_NAMESPACE });
@@ -963,7 +975,7 @@ async function idleWindow(
 }
 
 /** One unlabelled gauge from a Prometheus text endpoint; undefined when it cannot be read. */
-async function scrapeGauge(url: string, name: string): Promise<number | undefined> {
+export async function scrapeGauge(url: string, name: string): Promise<number | undefined> {
   try {
     const text = await (await fetch(url, { signal: AbortSignal.timeout(5000) })).text();
     return value(parsePrometheusText(text), name);
@@ -972,7 +984,11 @@ async function scrapeGauge(url: string, name: string): Promise<number | undefine
   }
 }
 
-async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+export async function waitUntil(
+  what: string,
+  check: () => Promise<boolean>,
+  timeoutMs: number,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check().catch(() => false))) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
@@ -988,7 +1004,7 @@ function cpuBetween(before: Record<string, number>, after: Record<string, number
  * Waits until the host sees no writes to the front end's objects, nor events, for two scrapes in a row (status
  * catching up). With an account: its sample at the last scrape that still saw writes (none: it was quiet at once).
  */
-async function settle(
+export async function settle(
   host: KubeClient,
   frontEnd: FrontEnd,
   log: (m: string) => void,
@@ -1024,7 +1040,7 @@ async function settle(
  * native front end a plain ConfigMap the policy selects (created on the first call; probe.n is the generation
  * it carries, kept across calls).
  */
-async function updateLatency(
+export async function updateLatency(
   bench: Bench,
   probe: { tracker: MemberTracker; ns: string; n: number; frontEnd: FrontEnd },
 ): Promise<Latency> {
@@ -1070,7 +1086,7 @@ async function updateLatency(
  * Deletes a phase's host objects (federated objects; or policy, bindings and templates) with finalizers
  * stripped, as no controller runs now, and the member copies.
  */
-async function cleanup(
+export async function cleanup(
   host: KubeClient,
   members: Array<{ name: string; client: KubeClient }>,
   ns: string,

@@ -4,6 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { BenchUsageError, parseCount, parseKinds, parseList, resolveSystems } from './args.ts';
 import { type BenchOptions, DEFAULT_OPTIONS, runBenchmark } from './benchmark.ts';
+import { runScaleCommand, SCALE_DEFAULTS, type ScaleFlags, scaleOptionsFrom } from './scale-cli.ts';
 import { renderReport } from './table.ts';
 
 const cmd = new Command('bench')
@@ -62,7 +63,20 @@ const cmd = new Command('bench')
       .argParser(parseCount),
   )
   .option('--dir <dir>', 'keep logs and state here (default: a temp dir, removed afterwards)')
-  .option('--json <file>', 'also write the raw report as JSON');
+  .option('--json <file>', 'also write the raw report as JSON')
+  .option(
+    '--scale',
+    'scale mode (--scale-members, --scale-objects, --plot, --restart, --failover): bench/scale.ts',
+  )
+  .option('--scale-members <list>', 'scale mode: member counts, one phase each', SCALE_DEFAULTS.members)
+  .option(
+    '--scale-objects <list>',
+    'scale mode: cumulative object counts, one step each',
+    SCALE_DEFAULTS.objects,
+  )
+  .option('--plot <png>', 'scale mode: write the plot (cost per member object and rate vs N) here')
+  .option('--restart', 'scale mode: kill -9 the controller after the last step and start it again')
+  .option('--failover', 'scale mode: a standby replica, then kill -9 the leader');
 
 /** A usage mistake is one line on stderr, not a stack trace. */
 function fail(e: unknown): never {
@@ -77,6 +91,13 @@ let opts: BenchOptions;
 try {
   cmd.parse(process.argv);
   o = cmd.opts();
+  if (o.scale) {
+    const given = (k: string) => (cmd.getOptionValueSource(k) === 'default' ? undefined : o[k]);
+    const scale = scaleOptionsFrom({ ...o, types: given('types'), systems: o.systems } as ScaleFlags, log);
+    const command = `npm run bench -- ${process.argv.slice(2).join(' ')}`;
+    await runScaleCommand(scale, { json: o.json, plot: o.plot, command });
+    process.exit(0);
+  }
   opts = {
     members: o.members,
     objects: o.objects,

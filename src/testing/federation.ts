@@ -34,6 +34,12 @@ export interface FederationOptions {
    * controller-manager, scheduler, kwok and a fake node), for a host that is also a member.
    */
   hostControllers?: HostControllers;
+  /**
+   * What a member without workloads runs besides its apiserver. Default `tokens` (what `join` needs: the
+   * service-account token controllers); `none`: bare apiservers, for a caller that registers members with
+   * static tokens itself (the benchmark's scale mode, where ten token controllers would only cost CPU).
+   */
+  memberControllers?: 'tokens' | 'none';
   /** Fake nodes per member when workloads run; each may carry zone/region labels. */
   nodes?: (cluster: string) => FakeNode[];
   /** Where state, logs and the kubeconfig go; a fresh temp dir by default (removed on stop unless keep). */
@@ -161,7 +167,11 @@ export async function startFederation(opts: FederationOptions = {}): Promise<Fed
         : opts.hostControllers;
     // Start in parallel: on two cores this is what keeps a 3-cluster start-up in seconds.
     await Promise.all(
-      clusters.map((c) => c.start({ controllers: c.name === hostName ? hostControllers : 'tokens' })),
+      clusters.map((c) =>
+        c.start({
+          controllers: c.name === hostName ? hostControllers : (opts.memberControllers ?? 'tokens'),
+        }),
+      ),
     );
     await Promise.all(
       clusters
