@@ -1,7 +1,7 @@
 # The README's two commands are `make local-up` and `make test`; both install what they need first.
 NPM_STAMP := node_modules/.package-lock.json
 
-.PHONY: local-up local-down test check unit integration binaries test-tools crds format lint typecheck clean bench
+.PHONY: local-up local-down test check unit integration binaries test-tools crds format lint typecheck clean bench bench-scale
 
 $(NPM_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -26,6 +26,9 @@ integration: $(NPM_STAMP)
 
 bench: $(NPM_STAMP) ## kubefed-ts vs KubeFed v0.10.0 on local apiservers (docs/benchmarks.md); flags: make bench BENCH_ARGS="--objects 200"
 	npm run --silent bench -- $(BENCH_ARGS)
+
+bench-scale: $(NPM_STAMP) ## The benchmark's scale mode: 3 and 10 members, 1k/5k/10k objects, restart and failover, plot (docs/benchmarks.md#scale-mode)
+	npm run --silent bench -- --scale --restart --failover --plot docs/bench-scale.png $(BENCH_ARGS)
 
 binaries: ## Build kube-apiserver & co., etcd and kwok into ~/.cache/kubefed-ts/<version>/bin (no-op when cached)
 	bash hack/install-k8s-binaries.sh

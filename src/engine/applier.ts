@@ -13,7 +13,12 @@ import {
   type ResourceType,
   TransportError,
 } from '../kube/client/index.ts';
-import { ClusterStatus, inClusterFailureReason, MANAGED_LABEL } from '../propagation/constants.ts';
+import {
+  ClusterStatus,
+  inClusterFailureReason,
+  MANAGED_LABEL,
+  RENDERING_ANNOTATION,
+} from '../propagation/constants.ts';
 import { objectVersion } from '../propagation/versions.ts';
 import { truncateMiddle } from '../runtime/events.ts';
 import { logFailure } from '../runtime/failure-log.ts';
@@ -173,7 +178,9 @@ export class Applier {
     if (m.isUnresponsive()) return { status: ClusterStatus.LabelRemovalTimedOut };
     ctx.memberEvent({ reason: 'RemoveManagedLabelFromInCluster', object: ref, cluster: m.cluster });
     const metadata: Record<string, unknown> = { labels: { [MANAGED_LABEL]: null } };
-    if (ctx.owner.source !== FEDERATED_SOURCE) metadata.annotations = { [OWNER_ANNOTATION]: null };
+    // The rendering stamp goes too: a released copy adopted again must be written (re-marked), not taken as ours.
+    if (ctx.owner.source !== FEDERATED_SOURCE)
+      metadata.annotations = { [OWNER_ANNOTATION]: null, [RENDERING_ANNOTATION]: null };
     try {
       await m
         .client()

@@ -6,6 +6,7 @@
 import { errorMessage, type KubeObject } from '../kube/client/index.ts';
 import { ClusterStatus, MANAGED_LABEL, RENDERING_ANNOTATION } from '../propagation/constants.ts';
 import { needsUpdate, objectVersion } from '../propagation/versions.ts';
+import { holdsManifest } from './agent/drift.ts';
 import { ALREADY_OWNED, describeOwnerId, type Ownership } from './ownership.ts';
 import { RenderError, type Rendered } from './work.ts';
 
@@ -118,8 +119,8 @@ export type WritePlan =
 
 /**
  * After rendering: write, nothing to do, or the render failed (KubeFed's ObjectForCluster errors). With nothing
- * recorded (after a restart), a live copy stamped with `appliedHash` (RENDERING_ANNOTATION) counts as applied at
- * its current version; the version rule then decides as for a recorded one. An in-memory record always wins.
+ * recorded (after a restart), a live copy stamped with `appliedHash` (RENDERING_ANNOTATION) that still holds
+ * every field the rendering sets counts as applied at its current version; the version rule then decides as for a recorded one. An in-memory record always wins.
  */
 export function planWrite(
   cluster: string,
@@ -140,11 +141,15 @@ export function planWrite(
     };
   }
   const desired = render.rendered.object;
+  // The stamp says this rendering was written once, not that the copy still holds it: an edit made while no
+  // record was kept (a restart, a pass whose write failed) keeps the annotation, and so does a released copy.
+  // So the copy must also still hold every field the rendering sets, its owner marks included.
   const recordedVersion =
     !recorded &&
     live &&
     appliedHash !== undefined &&
-    live.metadata.annotations?.[RENDERING_ANNOTATION] === appliedHash
+    live.metadata.annotations?.[RENDERING_ANNOTATION] === appliedHash &&
+    holdsManifest(desired, live)
       ? objectVersion(live)
       : recorded;
   if (live && !needsUpdate({ recordedVersion, member: live, desired })) {

@@ -413,6 +413,22 @@ describe('planWrite: the rendering hash stands in for a lost record (after a res
       want: { op: 'write', object: genRelabelled },
     },
     {
+      name: 'nothing recorded, hash matches but the data was edited in the member (rv-tracked): write',
+      live: { ...rvLive, data: { key: 'edited' } } as KubeObject,
+      desired: { ...rvDesired, data: { key: 'value' } } as KubeObject,
+      recorded: undefined,
+      hash: 'h1',
+      want: { op: 'write', object: { ...rvDesired, data: { key: 'value' } } as KubeObject },
+    },
+    {
+      name: 'nothing recorded, hash matches but the copy was released (no managed label): write, to re-mark it',
+      live: { ...rvLive, metadata: { ...rvLive.metadata, labels: {} } },
+      desired: rvDesired,
+      recorded: undefined,
+      hash: 'h1',
+      want: { op: 'write', object: rvDesired },
+    },
+    {
       name: 'nothing recorded, live stamped with another hash: write',
       live: rvLive,
       desired: member({ annotations: stamped('h2') }),
