@@ -11,6 +11,7 @@ import { SYNC_FINALIZER } from '../propagation/constants.ts';
 import { isPlainObject, type JsonObject } from '../propagation/json.ts';
 import { isUnfederatableNamespace } from '../sources/federated/federated-object.ts';
 import { applyFtcDefaults, ftcControlPlan } from '../sources/federated/type-config-plan.ts';
+import { controllerManagerLive, type LeaderLease } from './controller-manager-lease.ts';
 import type { JsonPatchOperation } from './kubefedconfig.ts';
 
 type FtcObject = FederatedTypeConfig & KubeObject;
@@ -21,6 +22,10 @@ export interface ControlPlaneView {
   /** The KubeFedConfig's scope. */
   scope: KubeFedScope;
   ftcs: readonly FtcObject[];
+  /** The controller manager's leader-election Lease; undefined when there is none. */
+  controllerManagerLease: LeaderLease | undefined;
+  /** The time of the admission request, to judge the lease by. */
+  nowMs: number;
 }
 
 /** The Federated<Kind> being created: its REST group/plural and where it lives. */
@@ -33,11 +38,13 @@ export interface FederatedTarget {
 
 /**
  * Whether a sync controller runs for objects of this federated type and place, so that it will also remove
- * the finalizer again at deletion. Without one (type disabled or unknown, another tenant's namespace, an
- * object the controller skips) a finalizer would keep the object from being deleted, where KubeFed deletes
- * it at once: then nothing is set.
+ * the finalizer again at deletion. Without one (no live controller manager, type disabled or unknown,
+ * another tenant's namespace, an object the controller skips) a finalizer would keep the object from being
+ * deleted, where KubeFed deletes it at once: then nothing is set.
  */
 export function syncControllerRuns(view: ControlPlaneView, target: FederatedTarget): boolean {
+  // The FTC status stays Running after the controller manager stops: its lease tells whether one leads now.
+  if (!controllerManagerLive(view.controllerManagerLease, view.nowMs)) return false;
   // A namespaced control plane watches its own namespace only.
   if (view.scope === 'Namespaced' && target.namespace !== view.kubefedNamespace) return false;
   const namespacesFtcPresent = view.ftcs.some(

@@ -272,6 +272,13 @@ const WEBHOOK_ROLE_RULES: PolicyRule[] = [
     resources: ['federatedtypeconfigs', 'kubefedconfigs'],
     verbs: ['get', 'list', 'watch'],
   },
+  // The controller manager's leader Lease, that one only: whether a controller manager is alive.
+  {
+    apiGroups: ['coordination.k8s.io'],
+    resources: ['leases'],
+    resourceNames: ['kubefed-controller-manager'],
+    verbs: ['get', 'list', 'watch'],
+  },
 ];
 const CLUSTER_ROLE_RULES: PolicyRule[] = [
   { apiGroups: ['types.kubefed.io'], resources: ['*'], verbs: ['get', 'list', 'watch', 'patch'] },

@@ -502,22 +502,24 @@ describe('admission webhooks registered in a real kube-apiserver', () => {
     );
   });
 
-  // Last: it starts the controller manager, which would finalize what the tests above create.
+  /** A Federated<Kind> of the test namespace, placed nowhere. */
+  const federated = (kind: string, name: string, extra: Record<string, unknown> = {}) => ({
+    apiVersion: 'types.kubefed.io/v1beta1',
+    kind,
+    metadata: { name, namespace: APP_NS },
+    spec: { template: { data: { a: 'b' } }, placement: { clusters: [] }, ...extra },
+  });
+  /** `kubectl create -o json`: the object exactly as the create response returned it. */
+  const create = async (obj: object, extra: string[] = []) => {
+    const file = join(fed.dir, `manifest-${++fileCount}.yaml`);
+    writeFileSync(file, stringify(obj));
+    const r = await kubectl(['create', '-f', file, '-o', 'json', ...extra]);
+    assertAccepted(r);
+    return JSON.parse(r.stdout) as KubeObject;
+  };
+
+  // After the tests above: it starts the controller manager, which would finalize what they create.
   test('the sync finalizer is set at admission for a running type, so the controller writes no PATCH; a disabled type gets none', async () => {
-    const federated = (kind: string, name: string, extra: Record<string, unknown> = {}) => ({
-      apiVersion: 'types.kubefed.io/v1beta1',
-      kind,
-      metadata: { name, namespace: APP_NS },
-      spec: { template: { data: { a: 'b' } }, placement: { clusters: [] }, ...extra },
-    });
-    /** `kubectl create -o json`: the object exactly as the create response returned it. */
-    const create = async (obj: object, extra: string[] = []) => {
-      const file = join(fed.dir, `manifest-${++fileCount}.yaml`);
-      writeFileSync(file, stringify(obj));
-      const r = await kubectl(['create', '-f', file, '-o', 'json', ...extra]);
-      assertAccepted(r);
-      return JSON.parse(r.stdout) as KubeObject;
-    };
     // Secrets disabled before the controller manager starts: its FTC never says Running.
     assertAccepted(
       await kubectl([
@@ -624,6 +626,42 @@ describe('admission webhooks registered in a real kube-apiserver', () => {
       await kubectl(['-n', APP_NS, 'delete', 'federatedconfigmap', 'admitted', '--timeout=60s']),
     );
     assert.equal((await kubectl(['-n', APP_NS, 'get', 'federatedconfigmap', 'admitted'])).code === 0, false);
+  });
+
+  // Last: it kills the controller manager the test above started.
+  test('with the controller manager gone (its lease expired) a new object of a running type gets no finalizer and is deleted at once', async () => {
+    assert.ok(manager, 'the test above started the controller manager');
+    // A crash: no clean stop, so the Lease keeps its holder until it expires.
+    await manager.process.kill();
+    const leaseOf = async () =>
+      JSON.parse(
+        (await kubectl(['-n', NS, 'get', 'lease', 'kubefed-controller-manager', '-o', 'json'])).stdout,
+      ) as { spec: { holderIdentity?: string } };
+    assert.ok((await leaseOf()).spec.holderIdentity, 'the killed leader did not release its lease');
+    // Nothing resets the FTC's status: it still says the sync controller runs.
+    const status = JSON.parse(
+      (await kubectl(['-n', NS, 'get', 'federatedtypeconfig', 'configmaps', '-o', 'json'])).stdout,
+    ) as { status?: { propagationController?: string } };
+    assert.equal(status.status?.propagationController, 'Running');
+    // Once the lease (15s, the default) and the webhook's grace have run out, no finalizer is set.
+    await waitFor(
+      'a dry-run create of a FederatedConfigMap to carry no sync finalizer',
+      async () =>
+        !(
+          (await create(federated('FederatedConfigMap', 'probe-down'), ['--dry-run=server'])).metadata
+            .finalizers ?? []
+        ).includes(SYNC_FINALIZER),
+      { timeoutMs: 60_000, intervalMs: 500 },
+    );
+    const orphan = await create(federated('FederatedConfigMap', 'while-down'));
+    assert.equal(orphan.metadata.finalizers, undefined);
+    // No controller to finalize it, and none needed: a delete removes it at once, as in KubeFed.
+    assertAccepted(
+      await kubectl(['-n', APP_NS, 'delete', 'federatedconfigmap', 'while-down', '--wait=false']),
+    );
+    const gone = await kubectl(['-n', APP_NS, 'get', 'federatedconfigmap', 'while-down']);
+    assert.notEqual(gone.code, 0);
+    assert.match(gone.stderr, /NotFound/);
   });
 });
 

@@ -1,8 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { FederatedTypeConfig } from '../../../src/api/core/v1beta1/index.ts';
+import { LEADER_LOCK_NAME } from '../../../src/controller-manager/main.ts';
 import type { KubeObject } from '../../../src/kube/client/index.ts';
 import { admit, WebhookPath } from '../../../src/webhook/admission.ts';
+import {
+  CONTROLLER_MANAGER_LEASE_NAME,
+  controllerManagerLive,
+  LEASE_GRACE_MS,
+  type LeaderLease,
+} from '../../../src/webhook/controller-manager-lease.ts';
 import {
   type ControlPlaneView,
   syncControllerRuns,
@@ -65,10 +72,27 @@ function ftc(
 const namespaces = ftc('namespaces', 'Namespace', { scope: 'Cluster' });
 const configmaps = ftc('configmaps', 'ConfigMap');
 
+const NOW = Date.parse('2026-06-01T12:00:00Z');
+
+/** The controller manager's Lease as its leader leaves it: renewed `agoMs` before NOW, 15s long. */
+const lease = (agoMs = 1_000, over: Partial<NonNullable<LeaderLease['spec']>> = {}): LeaderLease => ({
+  apiVersion: 'coordination.k8s.io/v1',
+  kind: 'Lease',
+  metadata: { name: CONTROLLER_MANAGER_LEASE_NAME, namespace: NS },
+  spec: {
+    holderIdentity: 'cm-0_1234',
+    leaseDurationSeconds: 15,
+    renewTime: new Date(NOW - agoMs).toISOString().replace('Z', '000Z'),
+    ...over,
+  },
+});
+
 const view = (ftcs: Ftc[], scope: 'Cluster' | 'Namespaced' = 'Cluster'): ControlPlaneView => ({
   kubefedNamespace: NS,
   scope,
   ftcs,
+  controllerManagerLease: lease(),
+  nowMs: NOW,
 });
 
 const cm = (namespace = 'app', name = 'a') => ({
@@ -99,9 +123,45 @@ describe('syncFinalizerPatch', () => {
   });
 });
 
+describe('controllerManagerLive', () => {
+  test("the controller manager's own leader lease", () => {
+    assert.equal(CONTROLLER_MANAGER_LEASE_NAME, LEADER_LOCK_NAME);
+  });
+
+  test('a held lease is live until renewTime + leaseDuration + the grace', () => {
+    assert.equal(controllerManagerLive(lease(0), NOW), true);
+    assert.equal(controllerManagerLive(lease(15_000), NOW), true, 'expired, within the grace');
+    assert.equal(controllerManagerLive(lease(15_000 + LEASE_GRACE_MS - 1), NOW), true);
+    assert.equal(controllerManagerLive(lease(15_000 + LEASE_GRACE_MS), NOW), false);
+    assert.equal(controllerManagerLive(lease(3_600_000), NOW), false);
+  });
+
+  test('no lease, a released one, or one without a duration or renewal time is not live', () => {
+    assert.equal(controllerManagerLive(undefined, NOW), false);
+    assert.equal(controllerManagerLive({ ...lease(), spec: undefined }, NOW), false);
+    // What a controller manager leaves on a clean stop (LeaderElector.release).
+    assert.equal(
+      controllerManagerLive(lease(0, { holderIdentity: '', leaseDurationSeconds: 1 }), NOW),
+      false,
+    );
+    assert.equal(controllerManagerLive(lease(0, { holderIdentity: undefined }), NOW), false);
+    assert.equal(controllerManagerLive(lease(0, { leaseDurationSeconds: 0 }), NOW), false);
+    assert.equal(controllerManagerLive(lease(0, { leaseDurationSeconds: undefined }), NOW), false);
+    assert.equal(controllerManagerLive(lease(0, { renewTime: undefined }), NOW), false);
+    assert.equal(controllerManagerLive(lease(0, { renewTime: 'yesterday' }), NOW), false);
+  });
+});
+
 describe('syncControllerRuns', () => {
   test('an enabled type whose controller runs, in any namespace of a Cluster-scoped control plane', () => {
     assert.equal(syncControllerRuns(view([namespaces, configmaps]), cm()), true);
+  });
+
+  test('a Running status without a live controller manager (none, stopped, crashed) gets nothing', () => {
+    for (const l of [undefined, lease(0, { holderIdentity: '' }), lease(60_000)]) {
+      const v = { ...view([namespaces, configmaps]), controllerManagerLease: l };
+      assert.equal(syncControllerRuns(v, cm()), false, JSON.stringify(l?.spec));
+    }
   });
 
   test('a disabled or unknown type, or one of another federated group, gets nothing', () => {
@@ -203,6 +263,13 @@ describe('admit /mutate-federated', () => {
       const { response } = admit(WebhookPath.MutateFederated, body(over), c).review;
       assert.deepEqual(response, { uid: 'u1', allowed: true }, JSON.stringify(over));
     }
+  });
+
+  test('with the controller manager gone (its lease expired) it is allowed unchanged', () => {
+    const { response } = admit(WebhookPath.MutateFederated, body(), {
+      controlPlane: () => ({ ...view([namespaces, configmaps]), controllerManagerLease: lease(60_000) }),
+    }).review;
+    assert.deepEqual(response, { uid: 'u1', allowed: true });
   });
 
   test('a disabled type is allowed unchanged', () => {
