@@ -304,7 +304,11 @@ async function deleteCollection(
   namespace: string | undefined,
   q: Record<string, string> = {},
 ) {
-  const res = await c.requestRaw('DELETE', withQuery(resourcePath(type, { namespace }), q));
+  // 10,000 objects take the apiserver longer than a request's usual 30 s: it keeps deleting after a timeout
+  // anyway, and deleteAll waits for them to be gone.
+  const res = await c.requestRaw('DELETE', withQuery(resourcePath(type, { namespace }), q), {
+    timeoutMs: 600_000,
+  });
   if (res.statusCode >= 300 && res.statusCode !== 404)
     throw new Error(`deletecollection ${type.plural}: ${res.statusCode} ${res.body.slice(0, 300)}`);
 }

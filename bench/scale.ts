@@ -434,7 +434,8 @@ async function scalePhase(
   const members = base.allMembers.slice(0, m);
   const bench: Bench = { ...base, members, opts: { ...base.opts, members: m } };
   const log = (msg: string) => opts.log(`${sys.label}, ${m} members: ${msg}`);
-  const ns = `bench-${sys.id}`;
+  // A namespace per phase: a phase never meets what the previous one's cleanup has not removed yet.
+  const ns = `bench-${sys.id}-m${m}`;
   const kind = KINDS[opts.kind];
   log('installing CRDs and FederatedTypeConfigs, registering the members');
   await prepareHost(bench, sys, ns);
