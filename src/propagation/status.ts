@@ -65,6 +65,12 @@ export interface ComputeFederatedStatusInput {
    * so versions merely seeded (from a PropagatedVersion) or unchanged cost no write.
    */
   versionsUnsaved?: boolean;
+  /**
+   * Versions are kept in PropagatedVersions (`--propagated-versions=true`): a `status.propagatedVersion` left
+   * by a run in the default mode goes stale as members are written, and is dropped with the next status write
+   * (never a write of its own), so that switching back does not seed from it.
+   */
+  dropPropagatedVersion?: boolean;
   now: Date;
 }
 
@@ -156,6 +162,7 @@ export function computeFederatedStatus(input: ComputeFederatedStatusInput): {
       changed = true;
     }
   }
+  if (input.dropPropagatedVersion && changed) delete status.propagatedVersion;
   return { status, changed };
 }
 

@@ -513,6 +513,7 @@ export class SyncController {
           aggregate: input.aggregate,
           propagatedVersion: versions?.propagatedVersion,
           versionsUnsaved: versions?.unsaved,
+          dropPropagatedVersion: this.#versions.backend === 'objects',
           now: new Date(),
         });
         sent = computed.status.propagatedVersion;

@@ -155,10 +155,13 @@ export class Scheduler {
         scheduledNow = result.ok && clustersChanged;
       }
       const previous = b.status?.conditions?.find((c) => c.type === BindingCondition.Scheduled);
-      // Also the first schedule of a binding created with its clusters (firstSchedule).
-      const firstSuccess = result.ok && previous === undefined;
-      if (scheduledNow || firstSuccess)
-        this.#event(binding, 'Normal', 'ScheduleBindingSucceed', SCHEDULED_MESSAGE);
+      // A reschedule is recorded once its clusters are written. A binding's first success (also one created
+      // with its clusters: firstSchedule) is recorded once the status write that first sets Scheduled
+      // succeeded, judged from the object that write read: the cache may not show that write yet, and a
+      // reconcile again from it must not record the event twice.
+      const rescheduled = scheduledNow && previous !== undefined;
+      if (rescheduled) this.#event(binding, 'Normal', 'ScheduleBindingSucceed', SCHEDULED_MESSAGE);
+      let firstScheduled = false;
       if (!result.ok && (previous?.status !== 'False' || previous.message !== result.message)) {
         this.#event(b, 'Warning', 'ScheduleBindingFailed', result.message);
       }
@@ -170,6 +173,7 @@ export class Scheduler {
         object: binding,
         compute: (current) => {
           const old: ResourceBindingStatus = current.status ?? {};
+          firstScheduled = result.ok && !old.conditions?.some((c) => c.type === BindingCondition.Scheduled);
           const condition = result.ok
             ? {
                 type: BindingCondition.Scheduled,
@@ -198,6 +202,8 @@ export class Scheduler {
           return { status, changed: !jsonEqual(status, old) };
         },
       });
+      if (w.kind === 'written' && !rescheduled && (firstScheduled || scheduledNow))
+        this.#event(w.object, 'Normal', 'ScheduleBindingSucceed', SCHEDULED_MESSAGE);
       return statusWriteResult(w);
     } catch (e) {
       if (isConflict(e)) return requeueAfter(500);

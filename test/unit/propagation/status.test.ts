@@ -571,6 +571,22 @@ describe('status.propagatedVersion (kubefed-ts: recorded versions without a Prop
       propagatedVersion: v1,
     },
   ];
+  cases.push(
+    {
+      name: 'PropagatedVersions kept instead (dropPropagatedVersion): a stale one rides out with another change',
+      current: { ...steady, propagatedVersion: v1 },
+      input: { generation: 2, resourcesUpdated: true, dropPropagatedVersion: true },
+      changed: true,
+      propagatedVersion: undefined,
+    },
+    {
+      name: 'PropagatedVersions kept instead, nothing else changed: kept, no write for it alone',
+      current: { ...steady, propagatedVersion: v1 },
+      input: { resourcesUpdated: true, dropPropagatedVersion: true },
+      changed: false,
+      propagatedVersion: v1,
+    },
+  );
   for (const tc of cases) {
     test(tc.name, () => {
       const r = computeFederatedStatus(steadyInput({ current: tc.current, ...tc.input }));
