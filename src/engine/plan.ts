@@ -119,8 +119,11 @@ export type WritePlan =
 
 /**
  * After rendering: write, nothing to do, or the render failed (KubeFed's ObjectForCluster errors). With nothing
- * recorded (after a restart), a live copy stamped with `appliedHash` (RENDERING_ANNOTATION) that still holds
- * every field the rendering sets counts as applied at its current version; the version rule then decides as for a recorded one. An in-memory record always wins.
+ * recorded (after a restart), a managed live copy stamped with `appliedHash` (RENDERING_ANNOTATION) that still
+ * holds every field the rendering sets counts as applied at its current version; the version rule then decides
+ * as for a recorded one. A released copy (no managed label) being adopted again is never current, whatever its
+ * stamp says, or it would stay out of the managed member cache and be POSTed again (409) on every reconcile. An
+ * in-memory record always wins.
  */
 export function planWrite(
   cluster: string,
@@ -147,6 +150,7 @@ export function planWrite(
   const recordedVersion =
     !recorded &&
     live &&
+    live.metadata.labels?.[MANAGED_LABEL] === 'true' &&
     appliedHash !== undefined &&
     live.metadata.annotations?.[RENDERING_ANNOTATION] === appliedHash &&
     holdsManifest(desired, live)

@@ -369,6 +369,7 @@ describe('planWrite: the rendering hash stands in for a lost record (after a res
   const rvLive = member({ resourceVersion: '5', annotations: stamped('h1') });
   const rvDesired = member({ resourceVersion: '5', annotations: stamped('h1') });
   const rvUnstamped = member({ resourceVersion: '5' });
+  const rvReleased = member({ resourceVersion: '5', labels: {}, annotations: stamped('h1') });
   const genLive = member({ resourceVersion: '5', generation: 3, annotations: stamped('h1') });
   const genDesired = member({ annotations: stamped('h1') });
   const genRelabelled = member({ labels: { ...managed, app: 'b' }, annotations: stamped('h1') });
@@ -439,6 +440,15 @@ describe('planWrite: the rendering hash stands in for a lost record (after a res
     {
       name: 'nothing recorded, live not stamped: write',
       live: rvUnstamped,
+      desired: rvDesired,
+      recorded: undefined,
+      hash: 'h1',
+      want: { op: 'write', object: rvDesired },
+    },
+    {
+      // The release (unlabel) leaves the stamp: adopted again after a 409, the copy must get its label back.
+      name: 'nothing recorded, stamped but released (no managed label): write',
+      live: rvReleased,
       desired: rvDesired,
       recorded: undefined,
       hash: 'h1',
