@@ -102,10 +102,12 @@ export async function kubefedTsFrom(tree: {
   const kubeconfigs: typeof import('../src/kube/kubeconfig/index.ts') = await import(
     module('src/kube/kubeconfig/index.ts')
   );
-  // The tree's admission webhook as its own harness starts it, when the tree has one (an older baseline may not).
+  // The tree's admission webhook as its own harness starts it, when the tree sets the sync finalizer at
+  // admission. An older baseline runs without it, as the benchmark ran it then: its webhook only validated, and
+  // closed idle connections after Node's 5 s keep-alive, which refused creates in a burst (broken pipe).
   const webhookHarness = join(tree.root, 'src/testing/admission-webhook-process.ts');
   const webhooks: typeof import('../src/testing/admission-webhook-process.ts') | undefined = existsSync(
-    webhookHarness,
+    join(tree.root, 'src/webhook/federated-finalizer.ts'),
   )
     ? await import(pathToFileURL(webhookHarness).href)
     : undefined;
