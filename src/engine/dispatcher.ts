@@ -87,8 +87,7 @@ export class Dispatcher {
   async apply(work: Work): Promise<WorkOutcome> {
     const out = emptyWorkOutcome();
     const registry = this.#opts.registry;
-    const events = collectMemberEvents(work.event);
-    const ctx = this.#context(work.owner, work.adopt, work.event, events.note);
+    const { ctx, flushEvents } = this.#context(work.owner, work.adopt, work.event);
     const ops: Array<Promise<void>> = [];
     for (const cluster of registry.list()) {
       const name = cluster.metadata.name ?? '';
@@ -171,7 +170,7 @@ export class Dispatcher {
       }
       out.clusters.set(name, co);
     }
-    await Promise.all(ops).finally(events.flush);
+    await Promise.all(ops).finally(flushEvents);
     for (const [name, co] of out.clusters) {
       if (co.status === undefined && co.objects.length === 0) out.clusters.delete(name);
     }
@@ -184,8 +183,7 @@ export class Dispatcher {
    */
   async release(req: DeletionRequest, abandonUnready: boolean): Promise<DeletionOutcome> {
     const out = emptyDeletionOutcome();
-    const events = collectMemberEvents(req.event);
-    const ctx = this.#context(req.owner, false, req.event, events.note);
+    const { ctx, flushEvents } = this.#context(req.owner, false, req.event);
     const [pull, push] = this.#byMode(req.clusters);
     await Promise.all(
       pull.map((name) => this.#pull.release(req.owner, req.objects, name, abandonUnready, req.event, out)),
@@ -205,7 +203,7 @@ export class Dispatcher {
           if (r.status) out.errors.push(`cluster "${name}": ${r.status}`);
         }),
       ),
-    ).finally(events.flush);
+    ).finally(flushEvents);
     return sortOutcome(out);
   }
 
@@ -218,8 +216,7 @@ export class Dispatcher {
     opts: { deleteOptions?: DeleteOptions; abandonUnready: boolean; deferUnready: boolean },
   ): Promise<DeletionOutcome> {
     const out = emptyDeletionOutcome();
-    const events = collectMemberEvents(req.event);
-    const ctx = this.#context(req.owner, false, req.event, events.note);
+    const { ctx, flushEvents } = this.#context(req.owner, false, req.event);
     const [pull, push] = this.#byMode(req.clusters);
     await Promise.all(
       pull.map((name) => this.#pull.remove(req.owner, name, opts.abandonUnready, req.event, out)),
@@ -241,7 +238,7 @@ export class Dispatcher {
             out.errors.push(`cluster "${name}": ${r.status}`);
         }),
       ),
-    ).finally(events.flush);
+    ).finally(flushEvents);
     return sortOutcome(out);
   }
 
@@ -294,8 +291,7 @@ export class Dispatcher {
     skip: (cluster: string) => boolean,
   ): Promise<string[]> {
     const errors: string[] = [];
-    const events = collectMemberEvents(req.event);
-    const ctx = this.#context(req.owner, false, req.event, events.note);
+    const { ctx, flushEvents } = this.#context(req.owner, false, req.event);
     await Promise.all(
       this.#opts.registry.list().flatMap((c) =>
         req.objects.map(async (ref) => {
@@ -317,7 +313,7 @@ export class Dispatcher {
           if (r.status) errors.push(`${name}: ${r.status}`);
         }),
       ),
-    ).finally(events.flush);
+    ).finally(flushEvents);
     return errors;
   }
 
@@ -328,13 +324,14 @@ export class Dispatcher {
     return [pull, all.filter((n) => !pull.includes(n))];
   }
 
+  /** The context of one pass, and the flush that records its batched member events once its operations end. */
   #context(
     owner: WorkOwner,
     adopt: boolean,
     event: EventSink,
-    memberEvent: (e: MemberEvent) => void,
-  ): ApplyContext {
-    return { owner, adopt, event, memberEvent };
+  ): { ctx: ApplyContext; flushEvents: () => void } {
+    const events = collectMemberEvents(event);
+    return { ctx: { owner, adopt, event, memberEvent: events.note }, flushEvents: events.flush };
   }
 
   #member(cluster: string): MemberTarget {
