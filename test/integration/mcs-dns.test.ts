@@ -240,12 +240,14 @@ describe('MCS DNS: clusterset.local from a real PowerDNS fed by ExternalDNS in e
         },
       },
     } as KubeObject);
-    await eventually(
+    const ready = await eventually(
       'two ready web pods',
       () => readyPodIps(c1, ns, 'web'),
       (ips) => ips['IPv4']?.length === 2,
       WAIT_MS,
     );
+    // Endpoints are told apart by address: two pods given one IP (the harness's kwok) would be one record.
+    assert.equal(new Set(ready['IPv4']).size, 2, `distinct pod IPs, got ${ready['IPv4']}`);
     await c1.create(ServiceExportType, helloExport(ns, {}, 'web'));
     const pods = (await c1.list<PodObject>(CoreTypes.pods, { namespace: ns, labelSelector: 'app=web' }))
       .items;
