@@ -179,6 +179,7 @@ export async function joinPull(opts: PullJoinOptions): Promise<PullJoinResult> {
         timeoutMs: opts.tokenTimeoutMs ?? 30_000,
         account: `service account ${C}/${hubAgentServiceAccount(C)} in the host cluster`,
         pollMs: 500,
+        secret: plan.objects.find((o) => o.type === CoreTypes.secrets)?.object,
       });
       const token = Buffer.from(secret.data?.token ?? '', 'base64').toString('utf8');
       const secretCa = secret.data?.['ca.crt'] ? Buffer.from(secret.data['ca.crt'], 'base64') : undefined;

@@ -231,6 +231,7 @@ export async function join(opts: JoinOptions): Promise<JoinResult> {
         timeoutMs: opts.tokenTimeoutMs ?? 30_000,
         account: `service account ${ns}/${sa} in cluster ${C}`,
         pollMs: 1000,
+        secret: memberObjects.find((o) => o.type === CoreTypes.secrets)?.object,
       });
       const token = memberSecret.data?.token ?? '';
       if (!spec.caBundle && memberSecret.data?.['ca.crt']) spec.caBundle = memberSecret.data['ca.crt'];
@@ -526,23 +527,50 @@ async function ensure(
   await client.update(type, updated);
 }
 
+/** How long a token Secret may stay without a token before the wait touches it, so the token controller looks again. */
+const TOKEN_NUDGE_MS = 10_000;
+/** The annotation that touch sets (its value: when), on a Secret join itself created. */
+export const TOKEN_REQUESTED_ANNOTATION = 'kubefed-ts.io/token-requested';
+
 /**
  * Waits until the token controller has filled a service-account token Secret; `account` names the account
- * and its cluster for the timeout's one line ("service account ns/name in cluster C").
+ * and its cluster for the timeout's one line ("service account ns/name in cluster C"). With `secret` (the
+ * Secret join created), two ways a busy cluster's token controller (kube-controller-manager's
+ * pkg/controller/serviceaccount/tokens_controller.go) leaves it empty are undone: syncSecret deletes a token
+ * Secret whose account it cannot find, so a Secret gone is created again; and a sync that keeps failing is
+ * dropped after maxRetries, so a Secret still without a token after a while is touched (an annotation), which
+ * queues it again.
  */
 export async function waitForToken(
   client: KubeClient,
   name: string,
   ns: string,
-  opts: { timeoutMs: number; account: string; pollMs: number },
+  opts: { timeoutMs: number; account: string; pollMs: number; secret?: KubeObject },
 ): Promise<KubeObject & { data?: Record<string, string> }> {
   const deadline = Date.now() + opts.timeoutMs;
+  let touchedAt = Date.now();
   for (;;) {
     try {
       const s = await client.get<KubeObject & { data?: Record<string, string> }>(CoreTypes.secrets, name, ns);
       if (s.data?.token) return s;
+      if (opts.secret && Date.now() - touchedAt >= TOKEN_NUDGE_MS) {
+        touchedAt = Date.now();
+        await client.patch(
+          CoreTypes.secrets,
+          name,
+          { metadata: { annotations: { [TOKEN_REQUESTED_ANNOTATION]: new Date().toISOString() } } },
+          { namespace: ns },
+        );
+      }
     } catch (e) {
       if (!isNotFound(e)) throw e;
+      if (opts.secret) {
+        try {
+          await client.create(CoreTypes.secrets, opts.secret);
+        } catch (c) {
+          if (!isAlreadyExists(c)) throw c;
+        }
+      }
     }
     if (Date.now() > deadline) {
       throw new CommandError(

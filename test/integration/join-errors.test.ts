@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { KubeFedClusterType } from '../../src/api/core/v1beta1/index.ts';
-import { CoreTypes, type KubeClient } from '../../src/kube/client/index.ts';
+import { CoreTypes, type KubeClient, type KubeObject } from '../../src/kube/client/index.ts';
+import { TOKEN_REQUESTED_ANNOTATION, waitForToken } from '../../src/kubefedctl/join.ts';
 import { type Federation, startFederation } from '../../src/testing/federation.ts';
+import { eventually, getOrUndefined } from './federation-helpers.ts';
 import { kubefedctl, NS, prepareHost } from './helpers.ts';
 
 /** Everything in the host's KubeFed namespace that join could have written. */
@@ -108,5 +110,60 @@ describe('kubefedctl join with bad input', () => {
       'a:b',
     ]);
     assertOneLineError(r, /contains "\/" or ":".*--host-cluster-name/);
+  });
+});
+
+describe('kubefedctl join waits out a token controller that drops its Secret', () => {
+  let fed: Federation;
+  let member: KubeClient;
+  before(async () => {
+    // No token controller in the member: the test plays its part (deleting, then filling the Secret).
+    fed = await startFederation({ members: ['cluster1'], memberControllers: 'none' });
+    member = fed.cluster('cluster1').client();
+  });
+  after(async () => {
+    await fed?.stop();
+  });
+
+  test('a token Secret deleted during the wait is created again, one left without a token is touched, and the token once filled is returned', async () => {
+    const ns = 'default';
+    await member.create(CoreTypes.serviceAccounts, {
+      apiVersion: 'v1',
+      kind: 'ServiceAccount',
+      metadata: { name: 'probe', namespace: ns },
+    });
+    const secret: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: {
+        name: 'probe',
+        namespace: ns,
+        annotations: { 'kubernetes.io/service-account.name': 'probe' },
+      },
+      type: 'kubernetes.io/service-account-token',
+    };
+    const first = await member.create(CoreTypes.secrets, secret);
+    const wait = waitForToken(member, 'probe', ns, {
+      timeoutMs: 60_000,
+      account: 'service account default/probe in cluster cluster1',
+      pollMs: 200,
+      secret,
+    });
+    wait.catch(() => undefined);
+    // As kube-controller-manager's syncSecret does when it cannot find the account.
+    await member.delete(CoreTypes.secrets, 'probe', { namespace: ns });
+    await eventually(
+      'the Secret created again',
+      () => getOrUndefined(member, CoreTypes.secrets, 'probe', ns),
+      (s) => s !== undefined && s.metadata.uid !== first.metadata.uid,
+    );
+    await eventually(
+      'the Secret touched while it has no token',
+      () => getOrUndefined(member, CoreTypes.secrets, 'probe', ns),
+      (s) => s?.metadata.annotations?.[TOKEN_REQUESTED_ANNOTATION] !== undefined,
+    );
+    const token = Buffer.from('probe-token').toString('base64');
+    await member.patch(CoreTypes.secrets, 'probe', { data: { token } }, { namespace: ns });
+    assert.equal((await wait).data?.token, token);
   });
 });
