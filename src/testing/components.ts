@@ -70,36 +70,12 @@ export function startScheduler(api: ApiServer): ManagedProcess {
   );
 }
 
-/** kwok v0.8.0's KwokConfiguration defaults (pkg/apis/config/v1alpha1), but one pod stage at a time. */
-const KWOK_OPTIONS = `apiVersion: config.kwok.x-k8s.io/v1alpha1
-kind: KwokConfiguration
-options:
-  cidr: 10.0.0.0/24
-  manageAllNodes: false
-  enableDebuggingHandlers: true
-  enableContentionProfiling: false
-  enableProfilingHandler: true
-  podPlayStageParallelism: 1
-  nodePlayStageParallelism: 4
-  nodeLeaseParallelism: 4
-  podsOnNodeSyncParallelism: 1
-  enablePodsOnNodeSyncListPager: true
-  enablePodsOnNodeSyncStreamWatch: false
-`;
-
 /**
  * kwok's controller makes fake nodes Ready and fake pods Running, so Deployments become available
  * without a container runtime. It manages only nodes annotated kwok.x-k8s.io/node=fake.
  */
 export function startKwok(api: ApiServer): ManagedProcess {
   const kubeconfig = adminKubeconfigFile(api);
-  // One pod stage at a time: kwok v0.8.0 creates a node's IP pool lazily and not atomically
-  // (PodController.ipPool in pkg/kwok/controllers/pod_controller.go: Load, then Store), so the first two pods
-  // of a node made ready in parallel (the default, 4) can each get a fresh pool and the same IP. A
-  // KwokConfiguration read from a file is not defaulted (SetObjectDefaults_KwokConfiguration runs only when
-  // there is none), so the file carries those defaults itself; the flags below override what they name.
-  const options = join(api.dir, 'kwok-options.yaml');
-  writeFileSync(options, KWOK_OPTIONS);
   return ManagedProcess.start(
     `kwok-${api.name}`,
     binary('kwok'),
@@ -107,7 +83,6 @@ export function startKwok(api: ApiServer): ManagedProcess {
       `--kubeconfig=${kubeconfig}`,
       // The stages (node-initialize, heartbeat, pod-ready/complete/delete) that kwokctl would pass.
       `--config=${join(binDir(), 'kwok-stages.yaml')}`,
-      `--config=${options}`,
       '--manage-all-nodes=false',
       '--manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake',
       '--node-ip=127.0.0.1',

@@ -225,6 +225,10 @@ describe('MCS DNS: clusterset.local from a real PowerDNS fed by ExternalDNS in e
       Services,
       helloService(ns, { clusterIP: 'None', ports: [{ name: 'http', port: 80, protocol: 'TCP' }] }, 'web'),
     );
+    // OrderedReady (the default), not Parallel: these are the node's first pods, and kwok v0.8.0 creates a
+    // node's IP pool lazily without a lock (PodController.ipPool in pkg/kwok/controllers/pod_controller.go),
+    // so two pods made ready at once could both get its first IP (seen in CI). One at a time, web-1 finds
+    // the pool web-0 made.
     await c1.create(StatefulSets, {
       apiVersion: 'apps/v1',
       kind: 'StatefulSet',
@@ -232,7 +236,6 @@ describe('MCS DNS: clusterset.local from a real PowerDNS fed by ExternalDNS in e
       spec: {
         serviceName: 'web',
         replicas: 2,
-        podManagementPolicy: 'Parallel',
         selector: { matchLabels: { app: 'web' } },
         template: {
           metadata: { labels: { app: 'web' } },
@@ -246,7 +249,7 @@ describe('MCS DNS: clusterset.local from a real PowerDNS fed by ExternalDNS in e
       (ips) => ips['IPv4']?.length === 2,
       WAIT_MS,
     );
-    // Endpoints are told apart by address: two pods given one IP (the harness's kwok) would be one record.
+    // Endpoints are told apart by address: two pods given one IP would be one record (see the StatefulSet).
     assert.equal(new Set(ready['IPv4']).size, 2, `distinct pod IPs, got ${ready['IPv4']}`);
     await c1.create(ServiceExportType, helloExport(ns, {}, 'web'));
     const pods = (await c1.list<PodObject>(CoreTypes.pods, { namespace: ns, labelSelector: 'app=web' }))
