@@ -529,13 +529,13 @@ async function ensure(
 
 /** How long a token Secret may stay without a token before the wait touches it, so the token controller looks again. */
 const TOKEN_NUDGE_MS = 10_000;
-/** The annotation that touch sets (its value: when), on a Secret join itself created. */
+/** The annotation the touch sets (its value: when) on the token Secret join waits for. */
 export const TOKEN_REQUESTED_ANNOTATION = 'kubefed-ts.io/token-requested';
 
 /**
  * Waits until the token controller has filled a service-account token Secret; `account` names the account
  * and its cluster for the timeout's one line ("service account ns/name in cluster C"). With `secret` (the
- * Secret join created), two ways a busy cluster's token controller (kube-controller-manager's
+ * Secret join writes), two ways a busy cluster's token controller (kube-controller-manager's
  * pkg/controller/serviceaccount/tokens_controller.go) leaves it empty are undone: syncSecret deletes a token
  * Secret whose account it cannot find, so a Secret gone is created again; and a sync that keeps failing is
  * dropped after maxRetries, so a Secret still without a token after a while is touched (an annotation), which
