@@ -4,6 +4,7 @@ import { renderKubeconfig } from '../kube/kubeconfig/index.ts';
 import type { ApiServer } from './apiserver.ts';
 import { binary, binDir } from './binaries.ts';
 import { ManagedProcess } from './process.ts';
+import { SupervisedProcess } from './supervised-process.ts';
 
 /**
  * The controllers a member needs so that `kubefedctl join` works: the token controller fills the
@@ -43,21 +44,33 @@ function componentArgs(kubeconfig: string): string[] {
   ];
 }
 
-export function startControllerManager(api: ApiServer, controllers: string[] | 'all'): ManagedProcess {
+/** kube-controller-manager, started again when it exits on its own (as the kubelet would). */
+export function startControllerManager(
+  api: ApiServer,
+  controllers: readonly string[] | 'all',
+): SupervisedProcess {
   const kubeconfig = adminKubeconfigFile(api);
-  return ManagedProcess.start(
-    `kube-controller-manager-${api.name}`,
-    binary('kube-controller-manager'),
-    [
-      ...componentArgs(kubeconfig),
-      `--service-account-private-key-file=${api.saKeyFile}`,
-      `--root-ca-file=${api.certFile}`,
-      `--controllers=${controllers === 'all' ? '*' : controllers.join(',')}`,
-      '--use-service-account-credentials=false',
-      '--concurrent-gc-syncs=5',
-    ],
-    { logFile: join(api.dir, 'kube-controller-manager.log') },
+  const name = `kube-controller-manager-${api.name}`;
+  return new SupervisedProcess(name, () =>
+    ManagedProcess.start(
+      name,
+      binary('kube-controller-manager'),
+      [
+        ...componentArgs(kubeconfig),
+        `--service-account-private-key-file=${api.saKeyFile}`,
+        `--root-ca-file=${api.certFile}`,
+        `--controllers=${controllers === 'all' ? '*' : controllers.join(',')}`,
+        '--use-service-account-credentials=false',
+        '--concurrent-gc-syncs=5',
+      ],
+      { logFile: join(api.dir, 'kube-controller-manager.log') },
+    ),
   );
+}
+
+/** True when kube-controller-manager runs the service-account token controller with this list. */
+export function runsTokenController(controllers: readonly string[] | 'all'): boolean {
+  return controllers === 'all' || controllers.includes('serviceaccount-token-controller');
 }
 
 export function startScheduler(api: ApiServer): ManagedProcess {

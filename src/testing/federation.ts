@@ -5,9 +5,17 @@ import { FEDERATION_APISERVER_CONTROLLERS } from '../install/federation-apiserve
 import { CoreTypes, type KubeClient, type KubeObject } from '../kube/client/index.ts';
 import { renderKubeconfig, writeKubeconfigFile } from '../kube/kubeconfig/index.ts';
 import { ApiServer } from './apiserver.ts';
-import { startControllerManager, startKwok, startScheduler, TOKEN_CONTROLLERS } from './components.ts';
+import {
+  runsTokenController,
+  startControllerManager,
+  startKwok,
+  startScheduler,
+  TOKEN_CONTROLLERS,
+} from './components.ts';
 import { type Etcd, startEtcd } from './etcd.ts';
 import type { ManagedProcess } from './process.ts';
+import type { SupervisedProcess } from './supervised-process.ts';
+import { waitForTokenController } from './token-controller.ts';
 
 export interface FederationOptions {
   /** Member cluster names, or a count (cluster1..clusterN). Default: cluster1, cluster2. */
@@ -57,13 +65,19 @@ const CONTROLLERS: Record<Exclude<ClusterControllers, 'none'>, readonly string[]
   'federation-apiserver': FEDERATION_APISERVER_CONTROLLERS,
 };
 
+/**
+ * How long a cluster's controller manager may take to fill its first token; a minute and more only on a
+ * machine that is very busy, and then join would time out anyway.
+ */
+const TOKEN_CONTROLLER_TIMEOUT_MS = 120_000;
+
 /** One cluster of the federation: its apiserver plus whatever controllers it runs. */
 export class TestCluster {
   readonly name: string;
   readonly api: ApiServer;
   /** Runs the full controller-manager, a scheduler and kwok, so workloads really run. */
   readonly withWorkloads: boolean;
-  #components: ManagedProcess[] = [];
+  #components: (ManagedProcess | SupervisedProcess)[] = [];
   #clients: KubeClient[] = [];
 
   constructor(name: string, api: ApiServer, withWorkloads: boolean) {
@@ -85,14 +99,26 @@ export class TestCluster {
 
   async start(opts: { controllers: ClusterControllers }): Promise<void> {
     await this.api.start();
-    if (this.withWorkloads) {
-      this.#components.push(
-        startControllerManager(this.api, 'all'),
-        startScheduler(this.api),
-        startKwok(this.api),
-      );
-    } else if (opts.controllers !== 'none') {
-      this.#components.push(startControllerManager(this.api, [...CONTROLLERS[opts.controllers]]));
+    const controllers = this.withWorkloads
+      ? 'all'
+      : opts.controllers === 'none'
+        ? undefined
+        : CONTROLLERS[opts.controllers];
+    if (!controllers) return;
+    const kcm = startControllerManager(this.api, controllers);
+    this.#components.push(kcm);
+    if (this.withWorkloads) this.#components.push(startScheduler(this.api), startKwok(this.api));
+    if (runsTokenController(controllers)) {
+      const client = this.api.client();
+      try {
+        await waitForTokenController(client, {
+          timeoutMs: TOKEN_CONTROLLER_TIMEOUT_MS,
+          describe: () =>
+            `${kcm.name} (${kcm.running ? 'running' : 'not running'}, restarted ${kcm.restarts} times; log ${kcm.logFile}):\n${kcm.tail(30)}`,
+        });
+      } finally {
+        await client.close();
+      }
     }
   }
 
