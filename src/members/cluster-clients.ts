@@ -9,7 +9,10 @@ import { buildClusterRestConfig, type ClusterSecret } from './cluster-config.ts'
  */
 export class ClusterClients {
   readonly #options: KubeClientOptions;
-  readonly #clients = new Map<string, { fingerprint: string; client: KubeClient }>();
+  readonly #clients = new Map<
+    string,
+    { spec: KubeFedCluster['spec']; secretVersion: string | null; fingerprint: string; client: KubeClient }
+  >();
 
   constructor(options: KubeClientOptions = {}) {
     this.#options = options;
@@ -18,13 +21,21 @@ export class ClusterClients {
   /** Throws ClusterConfigError when the cluster cannot be reached as configured. */
   clientFor(cluster: KubeFedCluster, secret: ClusterSecret | undefined): KubeClient {
     const name = cluster.metadata?.name ?? '';
-    const fingerprint = JSON.stringify([cluster.spec, secret?.metadata.resourceVersion ?? null]);
+    const secretVersion = secret?.metadata.resourceVersion ?? null;
     const existing = this.#clients.get(name);
-    if (existing?.fingerprint === fingerprint) return existing.client;
+    // Called for every member write: the informer's spec object is the same until the cluster changes, so
+    // the serialised fingerprint (the CA bundle and all) is only computed for a spec not seen before.
+    if (existing?.spec === cluster.spec && existing.secretVersion === secretVersion) return existing.client;
+    const fingerprint = JSON.stringify([cluster.spec, secretVersion]);
+    if (existing?.fingerprint === fingerprint) {
+      existing.spec = cluster.spec;
+      existing.secretVersion = secretVersion;
+      return existing.client;
+    }
     const config = buildClusterRestConfig(cluster, secret);
     if (existing) void existing.client.close();
     const client = new KubeClient(config, { ...this.#options, name });
-    this.#clients.set(name, { fingerprint, client });
+    this.#clients.set(name, { spec: cluster.spec, secretVersion, fingerprint, client });
     return client;
   }
 
