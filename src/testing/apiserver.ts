@@ -124,7 +124,8 @@ export class ApiServer {
         '--endpoint-reconciler-type=none',
         '--allow-privileged=true',
         '--enable-priority-and-fairness=false',
-        '--profiling=false',
+        // /debug/pprof for a benchmark's profile of the apiserver's own CPU (docs/benchmarks.md).
+        `--profiling=${process.env['KUBEFED_TS_APISERVER_PROFILING'] === 'true'}`,
         '--v=0',
       ],
       // Everything it calls (webhooks, aggregated APIs) is on this machine: a proxy from the environment
