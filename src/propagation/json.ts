@@ -114,7 +114,69 @@ export function canonicalJson(value: unknown): string {
   return `{${keys.map((k) => `${goQuote(k)}:${canonicalJson(obj[k])}`).join(',')}}`;
 }
 
-/** Structural equality of two JSON values (key order ignored, undefined members ignored). */
+/**
+ * Structural equality of two JSON values (key order ignored, undefined members ignored): exactly
+ * `canonicalJson(a) === canonicalJson(b)`, without building either string. It runs for every status and
+ * version comparison of every reconcile, and stops at the first difference.
+ */
 export function jsonEqual(a: unknown, b: unknown): boolean {
-  return canonicalJson(a) === canonicalJson(b);
+  const x = asJsonValue(a);
+  const y = asJsonValue(b);
+  if (x === y) return true;
+  switch (typeof x) {
+    case 'string':
+      // Distinct strings differ once quoted, except lone surrogates, which Go writes as U+FFFD.
+      return typeof y === 'string' && hasSurrogate(x) && goQuote(x) === goQuote(y);
+    case 'number':
+    case 'bigint':
+      return (typeof y === 'number' || typeof y === 'bigint') && String(x) === String(y);
+    case 'boolean':
+      return false;
+  }
+  if (x === null || y === null || typeof y !== 'object') return false;
+  if (Array.isArray(x) || Array.isArray(y)) {
+    if (!Array.isArray(x) || !Array.isArray(y) || x.length !== y.length) return false;
+    for (let i = 0; i < x.length; i++) if (!jsonEqual(x[i], y[i])) return false;
+    return true;
+  }
+  const xo = x as JsonObject;
+  const yo = y as JsonObject;
+  const xKeys = Object.keys(xo).filter((k) => isMember(xo[k]));
+  let yCount = 0;
+  for (const k of Object.keys(yo)) if (isMember(yo[k])) yCount++;
+  if (xKeys.length !== yCount) return false;
+  for (const k of xKeys) {
+    // A key of one that the other lacks: unequal, unless surrogates make two keys quote alike.
+    if (!Object.hasOwn(yo, k) || !isMember(yo[k]))
+      return hasSurrogate(k) && canonicalJson(xo) === canonicalJson(yo);
+    if (!jsonEqual(xo[k], yo[k])) return false;
+  }
+  return true;
+}
+
+/** What canonicalJson writes a value as: null for what JSON cannot hold, an object's toJSON() for it. */
+function asJsonValue(v: unknown): unknown {
+  switch (typeof v) {
+    case 'undefined':
+    case 'function':
+    case 'symbol':
+      return null;
+    case 'number':
+      return Number.isFinite(v) ? v : null;
+    case 'object': {
+      if (v === null || Array.isArray(v)) return v;
+      const toJSON = (v as { toJSON?: unknown }).toJSON;
+      return typeof toJSON === 'function' ? asJsonValue(toJSON.call(v)) : v;
+    }
+  }
+  return v;
+}
+
+/** Whether canonicalJson writes an object member with this value (it skips the others). */
+function isMember(v: unknown): boolean {
+  return v !== undefined && typeof v !== 'function' && typeof v !== 'symbol';
+}
+
+function hasSurrogate(s: string): boolean {
+  return /[\ud800-\udfff]/.test(s);
 }
