@@ -347,13 +347,20 @@ export class KubeClient {
     const stall = new AbortController();
     const signal = opts.signal ? AbortSignal.any([opts.signal, stall.signal]) : stall.signal;
     const inactivityMs = opts.inactivityMs ?? 120_000;
+    // One timer for the watch's life, not one per chunk: a chunk only notes the time, and the timer, when
+    // it fires, waits again for whatever is left of the window since the last byte.
+    let lastByte = performance.now();
     let timer: NodeJS.Timeout | undefined;
-    const arm = () => {
-      clearTimeout(timer);
-      timer = setTimeout(() => stall.abort(new Error('watch stalled')), inactivityMs);
-      timer.unref();
+    const check = () => {
+      const quiet = performance.now() - lastByte;
+      if (quiet >= inactivityMs) stall.abort(new Error('watch stalled'));
+      else {
+        timer = setTimeout(check, inactivityMs - quiet);
+        timer.unref();
+      }
     };
-    arm();
+    timer = setTimeout(check, inactivityMs);
+    timer.unref();
     const fullPath = withQuery(path, { ...query, watch: true });
     try {
       const res = await this.#send('GET', fullPath, { signal });
@@ -363,12 +370,14 @@ export class KubeClient {
       }
       let buffered = '';
       for await (const chunk of res.body) {
-        arm();
+        lastByte = performance.now();
         buffered += (chunk as Buffer).toString('utf8');
+        // Lines are cut by index and the rest kept once per chunk, not copied again after every event.
+        let start = 0;
         let nl = buffered.indexOf('\n');
         while (nl >= 0) {
-          const line = buffered.slice(0, nl).trim();
-          buffered = buffered.slice(nl + 1);
+          const line = buffered.slice(start, nl).trim();
+          start = nl + 1;
           if (line) {
             const event = JSON.parse(line) as WatchEvent<T>;
             if (event.type === 'ERROR') {
@@ -385,8 +394,9 @@ export class KubeClient {
             }
             onEvent(event);
           }
-          nl = buffered.indexOf('\n');
+          nl = buffered.indexOf('\n', start);
         }
+        buffered = buffered.slice(start);
       }
       return 'closed';
     } catch (e) {
