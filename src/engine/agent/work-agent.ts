@@ -22,7 +22,7 @@ import {
   type KubeClient,
   type KubeObject,
 } from '../../kube/client/index.ts';
-import { canonicalJson } from '../../propagation/json.ts';
+import { jsonEqual } from '../../propagation/json.ts';
 import { Controller } from '../../runtime/controller.ts';
 import { ensureFinalizer, removeFinalizer } from '../../runtime/finalizers.ts';
 import type { Informer } from '../../runtime/informer/index.ts';
@@ -319,7 +319,7 @@ export class WorkAgent {
       });
       const conditions = workConditions(current.status?.conditions, manifests, { generation, now, deleting });
       const status: ManifestWorkStatus = { conditions, resourceStatus: { manifests } };
-      return { status, changed: canonicalJson(status) !== canonicalJson(current.status ?? {}) };
+      return { status, changed: !jsonEqual(status, current.status ?? {}) };
     };
     const w = await writeStatusIfChanged({
       client: this.#o.hub,
@@ -383,7 +383,7 @@ export class WorkAgent {
         },
       );
       const status: ManifestWorkStatus = { ...(current.status ?? {}), conditions };
-      return { status, changed: canonicalJson(status) !== canonicalJson(current.status ?? {}) };
+      return { status, changed: !jsonEqual(status, current.status ?? {}) };
     };
     await writeStatusIfChanged({
       client: this.#o.hub,
@@ -509,7 +509,7 @@ function identityKey(r: Pick<ResolvedManifest, 'group' | 'resource' | 'name' | '
  * them with sorted keys, so equal values are handed back as the new ones.
  */
 function sameAsBefore(previous: readonly FeedbackValue[], values: FeedbackValue[]): readonly FeedbackValue[] {
-  return canonicalJson(previous) === canonicalJson(values) ? values : previous;
+  return jsonEqual(previous, values) ? values : previous;
 }
 
 /** A recorded manifest condition still describes the manifest at that ordinal. */
