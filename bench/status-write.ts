@@ -9,9 +9,9 @@ import { applyCrds } from '../src/install/control-plane.ts';
 import { CoreTypes, KubeClient, type KubeObject } from '../src/kube/client/index.ts';
 import { startFederation } from '../src/testing/federation.ts';
 import { sleep } from '../src/util/backoff.ts';
-import { parseCount, parseList } from './args.ts';
+import { BenchUsageError, parseCount, parseList } from './args.ts';
 import { pool } from './benchmark.ts';
-import { CpuAccount, pidsWithArg } from './measure.ts';
+import { CpuAccount, pidsWithArg, scrapeWritesByVerb } from './measure.ts';
 import { renderStatusWriteTable, type WriteKind, type WriteRound } from './status-write-table.ts';
 import { KUBEFED_NAMESPACE } from './systems.ts';
 import { federatedObject, KINDS } from './workload.ts';
@@ -24,17 +24,49 @@ const cmd = new Command('bench:status-write')
   .addOption(new Option('--qps <list>', 'client QPS limits, 0 = none').default('0,50'))
   .addOption(
     new Option('--rounds <n>', 'PUT and PATCH rounds each, alternating').default(2).argParser(parseCount),
+  )
+  .addOption(
+    new Option('--settle <seconds>', "wait this long after the CRD, for the apiserver's own work on it")
+      .default(20)
+      .argParser(parseCount),
   );
-cmd.parse(process.argv);
-const o = cmd.opts<{ objects: number; type: string; concurrency: number; qps: string; rounds: number }>();
-const kind = KINDS[o.type as keyof typeof KINDS];
-if (!kind) {
-  process.stderr.write(`bench:status-write: --type must be one of ${Object.keys(KINDS).join(', ')}\n`);
+/** A usage mistake is one line on stderr and exit code 2, not a stack trace. */
+function usage(message: string): never {
+  process.stderr.write(`bench:status-write: ${message}\n`);
   process.exit(2);
 }
-const rates = parseList(o.qps).map((q) => (q === '0' ? 0 : parseCount(q)));
+try {
+  cmd.parse(process.argv);
+} catch (e) {
+  if (e instanceof BenchUsageError) usage(e.message);
+  throw e;
+}
+const o = cmd.opts<{
+  objects: number;
+  type: string;
+  concurrency: number;
+  qps: string;
+  rounds: number;
+  settle: number;
+}>();
+const kind = KINDS[o.type as keyof typeof KINDS];
+if (!kind) usage(`--type must be one of ${Object.keys(KINDS).join(', ')}`);
+let rates: number[] = [];
+try {
+  rates = parseList(o.qps).map(parseCount);
+} catch (e) {
+  if (e instanceof BenchUsageError) usage(`--qps: ${e.message}`);
+  throw e;
+}
+if (rates.length === 0) usage('--qps needs at least one rate');
 const log = (m: string) =>
   process.stderr.write(`[status-write ${new Date().toISOString().slice(11, 19)}] ${m}\n`);
+
+const WRITE_VERB: Record<WriteKind, string> = {
+  create: 'POST',
+  'status PUT': 'PUT',
+  'status merge PATCH': 'PATCH',
+};
 
 /** A status as the sync controller writes it for 3 members; `round` moves its timestamps, so every write changes it. */
 const statusAt = (round: number) => {
@@ -59,7 +91,7 @@ try {
   );
   const account = new CpuAccount({ host: pidsWithArg(`--secure-port=${fed.host.api.port}`) });
   // The CRD's OpenAPI publication and the apiserver's own start-up work must not be counted as writes.
-  await sleep(20_000);
+  await sleep(o.settle * 1000);
   let round = 0;
   for (const qps of rates) {
     const client = new KubeClient(fed.host.api.restConfig, {
@@ -74,8 +106,16 @@ try {
     const live: KubeObject[] = [];
     const indexes = Array.from({ length: o.objects }, (_, i) => i);
     const measure = async (write: WriteKind, fn: (i: number) => Promise<void>) => {
+      const before = await scrapeWritesByVerb(admin);
       const t0 = performance.now();
       const { cpu } = await account.during(() => pool(indexes, o.concurrency, fn));
+      // The apiserver's own count, so that a table row is never built on writes that did not happen.
+      const key = `${WRITE_VERB[write]} ${kind.fedType.group}/${kind.fedType.plural}${write === 'create' ? '' : '/status'}`;
+      const counted = (await scrapeWritesByVerb(admin)).get(key) ?? 0;
+      if (counted - (before.get(key) ?? 0) !== o.objects)
+        throw new Error(
+          `${write}: the apiserver counted ${counted - (before.get(key) ?? 0)} × ${key}, not ${o.objects}`,
+        );
       const r = {
         write,
         qps,
