@@ -1,11 +1,9 @@
 // The scale report as markdown, and the series its PNG plots: pure functions of a ScaleReport.
+import { num } from './format.ts';
 import type { Panel } from './plot.ts';
 import type { RecoveryResult, ScaleReport, ScaleStep } from './scale-types.ts';
 
 const MiB = 2 ** 20;
-
-const fixed = (v: number | undefined, d: number): string =>
-  v === undefined || !Number.isFinite(v) ? '–' : v.toFixed(d);
 
 /** The steps of one (system, members) phase in step order. */
 function phaseOf(steps: readonly ScaleStep[], s: ScaleStep): ScaleStep[] {
@@ -85,8 +83,8 @@ function recoveryRow(r: RecoveryResult): string {
       ? 'restart (kill -9, same process again)'
       : 'failover (kill -9 the leader, standby takes over)',
     `${r.members} × ${r.objects}`,
-    fixed(r.leaseChangedSeconds, 1),
-    fixed(r.readySeconds, 1),
+    num(r.leaseChangedSeconds, 1),
+    num(r.readySeconds, 1),
     r.idleSeconds === undefined ? 'not idle' : r.idleSeconds.toFixed(1),
     String(sum(r.hostWrites)),
     String(sum(r.memberWrites)),
@@ -117,8 +115,8 @@ export function renderScaleReport(report: ScaleReport, command: string): string 
         s.memberWritesPerMemberObject.toFixed(2),
         `${s.update.p50Ms.toFixed(0)} / ${s.update.p99Ms.toFixed(0)}`,
         (s.rssBytes / MiB).toFixed(0),
-        fixed(s.heapBytes === undefined ? undefined : s.heapBytes / MiB, 0),
-        fixed((rssPer1kObjects(report.steps, s) ?? Number.NaN) / MiB, 1),
+        num(s.heapBytes === undefined ? undefined : s.heapBytes / MiB, 0),
+        num((rssPer1kObjects(report.steps, s) ?? Number.NaN) / MiB, 1),
       ].join(' | ')} |`,
     );
   }
@@ -130,7 +128,7 @@ export function renderScaleReport(report: ScaleReport, command: string): string 
     const [nMin, nMax] = [Math.min(...own.map((s) => s.objects)), Math.max(...own.map((s) => s.objects))];
     lines.push(
       `- ${label}: flatness (CPU ms per member object at ${mMax} members × ${nMax} ÷ at ${mMin} × ${nMin}) = ` +
-        `${fixed(flatness(report.steps, system), 2)}`,
+        `${num(flatness(report.steps, system), 2)}`,
     );
   }
   for (const s of report.steps)

@@ -1,4 +1,5 @@
 // The pure half of bench/status-write.ts: CPU per request from the rounds it measured, and the table.
+import { num, ratio } from './format.ts';
 
 export type WriteKind = 'create' | 'status PUT' | 'status merge PATCH';
 
@@ -9,7 +10,6 @@ export interface WriteRound {
   qps: number;
   requests: number;
   cpuSeconds: number;
-  seconds: number;
 }
 
 /** CPU ms per request of every round of one kind and rate together (rounds of a kind alternate, for order). */
@@ -19,10 +19,6 @@ export function msPerRequest(rounds: WriteRound[], write: WriteKind, qps: number
   if (requests === 0) return undefined;
   return (mine.reduce((s, r) => s + r.cpuSeconds, 0) * 1000) / requests;
 }
-
-const fmt = (v: number | undefined, digits = 2) => (v === undefined ? '–' : v.toFixed(digits));
-const ratio = (a: number | undefined, b: number | undefined) =>
-  a === undefined || b === undefined || b === 0 ? '–' : `${(a / b).toFixed(2)}×`;
 
 /**
  * One row per write kind: CPU ms per request at each rate, the kind against the create at the first rate,
@@ -44,7 +40,7 @@ export function renderStatusWriteTable(rounds: WriteRound[], rates: number[]): s
     const base = msPerRequest(rounds, w, first);
     return [
       w,
-      ...rates.map((q) => fmt(msPerRequest(rounds, w, q))),
+      ...rates.map((q) => num(msPerRequest(rounds, w, q), 2)),
       ratio(base, create),
       ...others.map((q) => ratio(msPerRequest(rounds, w, q), base)),
     ];

@@ -3,22 +3,8 @@
 import { KUBEFED_CONFIG_DEFAULTS } from '../src/config/index.ts';
 import { DEFAULT_REST_CONFIG_BURST, DEFAULT_REST_CONFIG_QPS } from '../src/controller-manager/main.ts';
 import type { BenchReport, CeilingResult, SystemResult, Throughput } from './benchmark.ts';
+import { DASH, num, ratio } from './format.ts';
 import { KINDS } from './workload.ts';
-
-const DASH = '–';
-
-function num(v: number | string | undefined, digits = 0): string {
-  if (typeof v === 'string') return v;
-  if (v === undefined || !Number.isFinite(v)) return DASH;
-  return v.toFixed(digits);
-}
-
-function ratio(a: number | string | undefined, b: number | string | undefined): string {
-  if (typeof a !== 'number' || typeof b !== 'number') return DASH;
-  if (a === undefined || b === undefined || !Number.isFinite(a) || !Number.isFinite(b) || b === 0)
-    return DASH;
-  return `${(a / b).toFixed(2)}×`;
-}
 
 /** The rows of the table: label, value per system, ceiling value, and whether ratios make sense. */
 interface Row {

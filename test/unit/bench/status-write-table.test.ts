@@ -12,7 +12,6 @@ const round = (
   qps,
   requests,
   cpuSeconds,
-  seconds: 1,
 });
 
 describe('status-write table', () => {
