@@ -21,7 +21,15 @@ const cmd = new Command('bench:status-write')
   .addOption(new Option('--objects <n>', 'objects per round').default(1000).argParser(parseCount))
   .addOption(new Option('--type <id>', 'configmaps or deployments').default('configmaps'))
   .addOption(new Option('--concurrency <n>', 'requests in flight').default(32).argParser(parseCount))
-  .addOption(new Option('--qps <list>', 'client QPS limits, 0 = none').default('0,50'))
+  .addOption(
+    new Option('--qps <list>', 'client QPS limits, 0 = none').default([0, 50], '0,50').argParser((v) => {
+      try {
+        return parseList(v).map(parseCount);
+      } catch (e) {
+        throw e instanceof BenchUsageError ? new BenchUsageError(`--qps: ${e.message}`) : e;
+      }
+    }),
+  )
   .addOption(
     new Option('--rounds <n>', 'PUT and PATCH rounds each, alternating').default(2).argParser(parseCount),
   )
@@ -45,19 +53,13 @@ const o = cmd.opts<{
   objects: number;
   type: string;
   concurrency: number;
-  qps: string;
+  qps: number[];
   rounds: number;
   settle: number;
 }>();
+const rates = o.qps;
 const kind = KINDS[o.type as keyof typeof KINDS];
 if (!kind) usage(`--type must be one of ${Object.keys(KINDS).join(', ')}`);
-let rates: number[] = [];
-try {
-  rates = parseList(o.qps).map(parseCount);
-} catch (e) {
-  if (e instanceof BenchUsageError) usage(`--qps: ${e.message}`);
-  throw e;
-}
 if (rates.length === 0) usage('--qps needs at least one rate');
 const log = (m: string) =>
   process.stderr.write(`[status-write ${new Date().toISOString().slice(11, 19)}] ${m}\n`);
@@ -111,21 +113,14 @@ try {
       const { cpu } = await account.during(() => pool(indexes, o.concurrency, fn));
       // The apiserver's own count, so that a table row is never built on writes that did not happen.
       const key = `${WRITE_VERB[write]} ${kind.fedType.group}/${kind.fedType.plural}${write === 'create' ? '' : '/status'}`;
-      const counted = (await scrapeWritesByVerb(admin)).get(key) ?? 0;
-      if (counted - (before.get(key) ?? 0) !== o.objects)
-        throw new Error(
-          `${write}: the apiserver counted ${counted - (before.get(key) ?? 0)} × ${key}, not ${o.objects}`,
-        );
-      const r = {
-        write,
-        qps,
-        requests: o.objects,
-        cpuSeconds: cpu['host'] ?? 0,
-        seconds: (performance.now() - t0) / 1000,
-      };
+      const counted = ((await scrapeWritesByVerb(admin)).get(key) ?? 0) - (before.get(key) ?? 0);
+      if (counted !== o.objects)
+        throw new Error(`${write}: the apiserver counted ${counted} × ${key}, not ${o.objects}`);
+      const seconds = (performance.now() - t0) / 1000;
+      const r = { write, qps, requests: o.objects, cpuSeconds: cpu['host'] ?? 0 };
       rounds.push(r);
       log(
-        `${write} × ${o.objects} at ${qps || 'no'} QPS: ${r.seconds.toFixed(1)} s, ${r.cpuSeconds.toFixed(2)} CPU s`,
+        `${write} × ${o.objects} at ${qps || 'no'} QPS: ${seconds.toFixed(1)} s, ${r.cpuSeconds.toFixed(2)} CPU s`,
       );
     };
     await measure('create', async (i) => {
