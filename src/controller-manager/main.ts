@@ -322,7 +322,10 @@ async function run(o: Options, log: Logger): Promise<number> {
   // has no cluster-wide templates to place, so it serves only Federated<Kind> (docs/native-resources.md).
   if (o.nativeResources && controllers.federatedTypeConfig && config.scope === 'Cluster') {
     const failover = { evictionRate: o.resourceEvictionRate, gracefulEvictionTimeoutSeconds };
-    manager.add(new PolicySource({ host, members, namespace, deletionTimeoutMs, failover, logger: log }));
+    const workers = config.syncController.maxConcurrentReconciles;
+    manager.add(
+      new PolicySource({ host, members, namespace, deletionTimeoutMs, failover, workers, logger: log }),
+    );
     // Karmada's ClusterTaintPolicy: cluster-scoped, so only a cluster-scoped control plane may watch them.
     manager.add(new ClusterTaintPolicyController({ host, namespace, logger: log }));
   }

@@ -82,6 +82,23 @@ describe('/metrics of a running federation', () => {
     }
   });
 
+  test("the native front end's controllers run with the sync controllers' worker count", async () => {
+    const policyControllers = ['policy-detector', 'policy-scheduler', 'policy-binding'];
+    const s = await scrapeUntil('the policy source started', (s) =>
+      policyControllers.every(
+        (controller) =>
+          value(s, 'controller_runtime_max_concurrent_reconciles', { controller }) !== undefined,
+      ),
+    );
+    for (const controller of policyControllers) {
+      assert.equal(
+        value(s, 'controller_runtime_max_concurrent_reconciles', { controller }),
+        KUBEFED_CONFIG_DEFAULTS.syncController.maxConcurrentReconciles,
+        controller,
+      );
+    }
+  });
+
   test('federating objects moves reconcile, work queue and dispatch series', async () => {
     const before = await scrape(cm.metricsUrl);
     const reconciles = (s: Sample[]) =>

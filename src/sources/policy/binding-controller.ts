@@ -91,6 +91,8 @@ export const NOT_FULLY_APPLIED_MESSAGE = 'Failed to apply all works, see status.
 
 export interface BindingControllerOptions {
   host: KubeClient;
+  /** Reconciles run at once (the sync controllers' `syncController.maxConcurrentReconciles`). */
+  workers?: number;
   members: Members;
   templates: Templates;
   policies: Policies;
@@ -127,7 +129,7 @@ export class BindingController {
       name: 'policy-binding',
       logger: this.#log,
       reconcile: (k) => this.reconcile(k),
-      workers: 4,
+      workers: opts.workers ?? 4,
     });
     this.#dispatcher = new Dispatcher({
       registry: opts.members.registry,

@@ -29,6 +29,8 @@ const RECHECK_MS = 1_000;
 
 export interface DetectorOptions {
   host: KubeClient;
+  /** Reconciles run at once (the sync controllers' `syncController.maxConcurrentReconciles`). */
+  workers?: number;
   templates: Templates;
   policies: Policies;
   bindings: Bindings;
@@ -52,7 +54,7 @@ export class Detector {
       name: 'policy-detector',
       logger: this.#log,
       reconcile: (key) => this.reconcile(key),
-      workers: 4,
+      workers: opts.workers ?? 4,
     });
     this.controller
       .source((enqueue) =>

@@ -33,6 +33,11 @@ export interface PolicySourceOptions {
   memberEventDelayMs?: number;
   /** Eviction rate and graceful eviction timeout (failover/index.ts). */
   failover?: Partial<FailoverOptions>;
+  /**
+   * Reconciles the detector, the scheduler and the binding controller each run at once: the sync controllers'
+   * `syncController.maxConcurrentReconciles`, so that both front ends feed the engine alike.
+   */
+  workers?: number;
 }
 
 export const POLICY_SOURCE_COMPONENT = 'kubefed-policy-controller';
@@ -75,7 +80,16 @@ export class PolicySource implements Runnable {
       stop: async () => {},
     };
     const capacity = new CapacityEstimator({ caches: members.caches });
-    const scheduler = new Scheduler({ host, bindings, members, events, capacity, logger: this.#log });
+    const { workers } = this.#opts;
+    const scheduler = new Scheduler({
+      host,
+      bindings,
+      members,
+      events,
+      capacity,
+      workers,
+      logger: this.#log,
+    });
     const detector = new Detector({
       host,
       templates,
@@ -84,6 +98,7 @@ export class PolicySource implements Runnable {
       events,
       firstSchedule: (b) => scheduler.firstSchedule(b),
       skippedNamespaces: [this.#opts.namespace],
+      workers,
       logger: this.#log,
     });
     const policyController = new PolicyController({
@@ -103,6 +118,7 @@ export class PolicySource implements Runnable {
       bindings,
       events,
       deletionTimeoutMs: this.#opts.deletionTimeoutMs,
+      workers,
       logger: this.#log,
       memberEventDelayMs: this.#opts.memberEventDelayMs,
     });

@@ -36,6 +36,8 @@ export const SCHEDULED_MESSAGE = 'Binding has been scheduled successfully.';
 
 export interface SchedulerOptions {
   host: KubeClient;
+  /** Reconciles run at once (the sync controllers' `syncController.maxConcurrentReconciles`). */
+  workers?: number;
   bindings: Bindings;
   /** The member clusters; scheduling waits for them to load (an empty list would unschedule everything). */
   members: Members;
@@ -65,7 +67,7 @@ export class Scheduler {
       name: 'policy-scheduler',
       logger: log,
       reconcile: (k) => this.reconcile(k),
-      workers: 2,
+      workers: opts.workers ?? 2,
     });
     this.controller
       .cache(opts.members.asCache())
