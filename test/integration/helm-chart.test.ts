@@ -426,7 +426,7 @@ describe('charts/kubefed-ts rendered by helm template', () => {
       'controllermanager.clusterHealthCheckPeriod=1s',
       'controllermanager.featureGates.SchedulerPreferences=Disabled',
       'controllermanager.featureGates.RawResourceStatusCollection=false',
-      'controllermanager.syncController.maxConcurrentReconciles=4',
+      'controllermanager.syncController.maxConcurrentReconciles=7',
     ]);
     const spec = find<Obj & { spec: KubeFedConfigSpec }>(o, 'KubeFedConfig', 'kubefed').spec;
     const r = resolveKubeFedConfig(spec);
@@ -434,7 +434,7 @@ describe('charts/kubefed-ts rendered by helm template', () => {
     assert.equal(r.featureGates.SchedulerPreferences, false);
     assert.equal(r.featureGates.RawResourceStatusCollection, false);
     assert.equal(r.featureGates.PushReconciler, true);
-    assert.equal(r.syncController.maxConcurrentReconciles, 4);
+    assert.equal(r.syncController.maxConcurrentReconciles, 7);
     for (const bad of ['global.scope=Clustered', 'controllermanager.featureGates.PushReconciler=On']) {
       const res = await helm(['template', RELEASE, CHART, '--set', bad]);
       assert.notEqual(res.code, 0, bad);

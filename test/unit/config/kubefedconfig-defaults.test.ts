@@ -19,7 +19,7 @@ const FULL_DEFAULTS = {
     { name: 'SchedulerPreferences', configuration: 'Enabled' },
   ],
   clusterHealthCheck: { period: '10s', failureThreshold: 3, successThreshold: 1, timeout: '3s' },
-  syncController: { maxConcurrentReconciles: 4, adoptResources: 'Enabled' },
+  syncController: { maxConcurrentReconciles: 64, adoptResources: 'Enabled' },
   statusController: { maxConcurrentReconciles: 1 },
 };
 
@@ -70,7 +70,7 @@ describe('defaultKubeFedConfigSpec', () => {
       successThreshold: 1,
       timeout: '5s',
     });
-    assert.deepEqual(out.syncController, { maxConcurrentReconciles: 4, adoptResources: 'Disabled' });
+    assert.deepEqual(out.syncController, { maxConcurrentReconciles: 64, adoptResources: 'Disabled' });
     assert.deepEqual(out.statusController, { maxConcurrentReconciles: 4 });
   });
 

@@ -24,7 +24,7 @@ describe('resolveKubeFedConfig', () => {
       },
       featureGates: { PushReconciler: true, SchedulerPreferences: true, RawResourceStatusCollection: true },
       clusterHealthCheck: { periodMs: 10_000, failureThreshold: 3, successThreshold: 1, timeoutMs: 3_000 },
-      syncController: { maxConcurrentReconciles: 4, adoptResources: true },
+      syncController: { maxConcurrentReconciles: 64, adoptResources: true },
       statusController: { maxConcurrentReconciles: 1 },
     });
   });
