@@ -50,6 +50,34 @@ describe('client and informer against a real apiserver', () => {
     await c.close();
   });
 
+  test('open watches do not take the connections ordinary requests need', async () => {
+    // A member client serves one informer per watched kind and every write to that member. Over HTTP/1.1 a
+    // watch holds a pooled connection for its life, so with more kinds than connections writes and relists
+    // would wait behind watches that never end; over HTTP/2 (undici's default on TLS, as client-go's) each
+    // watch is one stream of a shared connection.
+    const c = fed.host.client().fork({ connections: 2 });
+    const stop = new AbortController();
+    const opened: string[] = [];
+    const watches = ['a', 'b', 'c'].map((name) =>
+      c.watch('/api/v1/namespaces/default/configmaps', { fieldSelector: `metadata.name=${name}` }, () => {}, {
+        signal: stop.signal,
+      }),
+    );
+    try {
+      // Each watch holds its stream open; the server answers a watch's headers at once.
+      await new Promise((r) => setTimeout(r, 500));
+      for (let i = 0; i < 5; i++) {
+        const ns = await c.request<KubeObject>('GET', '/api/v1/namespaces/default', { timeoutMs: 5_000 });
+        opened.push(ns.metadata.name ?? '');
+      }
+      assert.deepEqual(opened, ['default', 'default', 'default', 'default', 'default']);
+    } finally {
+      stop.abort();
+      assert.deepEqual(await Promise.all(watches), ['aborted', 'aborted', 'aborted']);
+      await c.close();
+    }
+  });
+
   test('the informer lists, then follows adds, updates and deletes through its watch', async () => {
     await client.create(CoreTypes.configMaps, cm('before', '1'));
     const events: string[] = [];

@@ -18,7 +18,10 @@ export interface KubeClientOptions {
   /** How often a 429 (API priority and fairness) is retried after its Retry-After before giving up. */
   maxThrottleRetries?: number;
   userAgent?: string;
-  /** Connections kept open to this server; watches each hold one. */
+  /**
+   * Connections kept open to this server. Requests and watches are HTTP/2 streams (undici negotiates h2 on
+   * TLS, as client-go does), so a watch does not hold a connection of its own.
+   */
   connections?: number;
 }
 
