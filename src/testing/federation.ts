@@ -78,6 +78,8 @@ export class TestCluster {
   /** Runs the full controller-manager, a scheduler and kwok, so workloads really run. */
   readonly withWorkloads: boolean;
   #components: (ManagedProcess | SupervisedProcess)[] = [];
+  /** The controller manager that runs this cluster's token controller, if any. */
+  #tokenController: SupervisedProcess | undefined;
   #clients: KubeClient[] = [];
 
   constructor(name: string, api: ApiServer, withWorkloads: boolean) {
@@ -109,16 +111,28 @@ export class TestCluster {
     this.#components.push(kcm);
     if (this.withWorkloads) this.#components.push(startScheduler(this.api), startKwok(this.api));
     if (runsTokenController(controllers)) {
-      const client = this.api.client();
-      try {
-        await waitForTokenController(client, {
-          timeoutMs: TOKEN_CONTROLLER_TIMEOUT_MS,
-          describe: () =>
-            `${kcm.name} (${kcm.running ? 'running' : 'not running'}, restarted ${kcm.restarts} times; log ${kcm.logFile}):\n${kcm.tail(30)}`,
-        });
-      } finally {
-        await client.close();
-      }
+      this.#tokenController = kcm;
+      await this.waitForTokenController();
+    }
+  }
+
+  /**
+   * Waits until this cluster's token controller fills a token again: after the apiserver was stopped for a
+   * while, the controller manager's informers come back only after their back-off, and a `kubefedctl join`
+   * made meanwhile would time out waiting for its token. A no-op for a cluster without a token controller.
+   */
+  async waitForTokenController(): Promise<void> {
+    const kcm = this.#tokenController;
+    if (!kcm) return;
+    const client = this.api.client();
+    try {
+      await waitForTokenController(client, {
+        timeoutMs: TOKEN_CONTROLLER_TIMEOUT_MS,
+        describe: () =>
+          `${kcm.name} (${kcm.running ? 'running' : 'not running'}, restarted ${kcm.restarts} times; log ${kcm.logFile}):\n${kcm.tail(30)}`,
+      });
+    } finally {
+      await client.close();
     }
   }
 

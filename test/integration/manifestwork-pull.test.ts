@@ -518,6 +518,8 @@ describe('pull mode: kubefedctl join --mode pull and kubefed-agent as its own pr
 
   test('without --cluster-context join prints the install (stdout holds only YAML); unjoin then leaves the member alone', async () => {
     const args = ['--host-cluster-context=host', `--kubeconfig=${fed.kubeconfigPath}`];
+    // The hub was down for a minute in an earlier test: its token controller must be back before a join.
+    await fed.host.waitForTokenController();
     const r = await kubefedctl([
       'join',
       'edge1',
