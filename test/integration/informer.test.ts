@@ -57,7 +57,7 @@ describe('client and informer against a real apiserver', () => {
     // watch is one stream of a shared connection.
     const c = fed.host.client().fork({ connections: 2 });
     const stop = new AbortController();
-    const opened: string[] = [];
+    const answered: string[] = [];
     const watches = ['a', 'b', 'c'].map((name) =>
       c.watch('/api/v1/namespaces/default/configmaps', { fieldSelector: `metadata.name=${name}` }, () => {}, {
         signal: stop.signal,
@@ -68,9 +68,9 @@ describe('client and informer against a real apiserver', () => {
       await new Promise((r) => setTimeout(r, 500));
       for (let i = 0; i < 5; i++) {
         const ns = await c.request<KubeObject>('GET', '/api/v1/namespaces/default', { timeoutMs: 5_000 });
-        opened.push(ns.metadata.name ?? '');
+        answered.push(ns.metadata.name ?? '');
       }
-      assert.deepEqual(opened, ['default', 'default', 'default', 'default', 'default']);
+      assert.deepEqual(answered, ['default', 'default', 'default', 'default', 'default']);
     } finally {
       stop.abort();
       assert.deepEqual(await Promise.all(watches), ['aborted', 'aborted', 'aborted']);
