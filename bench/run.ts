@@ -56,7 +56,10 @@ const cmd = new Command('bench')
       parseCount,
     ),
   )
-  .option('--cpu-prof <dir>', "write kubefed-ts's CPU profile (node --cpu-prof) into this directory")
+  .option(
+    '--cpu-prof <dir>',
+    "write the CPU profiles (node --cpu-prof) of kubefed-ts's controller manager and webhook into this directory",
+  )
   .addOption(
     new Option('--timeout <seconds>', 'give up on one wait after this long')
       .default(DEFAULT_OPTIONS.timeoutSeconds)

@@ -130,8 +130,11 @@ export async function kubefedTsFrom(tree: {
     },
     async start({ kubeconfig, dir, cpuProfDir, args }) {
       const name = tree.label.replaceAll(' ', '-');
+      // Node's own profiler, written when the process exits: load it in Chrome DevTools or speedscope.
+      const profEnv = cpuProfDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${cpuProfDir}` } : undefined;
       const webhook =
-        webhooks && (await startWebhook(webhooks, kube, kubeconfigs, { kubeconfig, dir, name }));
+        webhooks &&
+        (await startWebhook(webhooks, kube, kubeconfigs, { kubeconfig, dir, name, env: profEnv }));
       const logFile = join(dir, `${name}-controller-manager.log`);
       const cm = await startKubefedControllerManager({
         root: tree.root,
@@ -142,8 +145,7 @@ export async function kubefedTsFrom(tree: {
         logFile,
         name: `${tree.label}-controller-manager`,
         args,
-        // Node's own profiler, written when the process exits: load it in Chrome DevTools or speedscope.
-        env: cpuProfDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${cpuProfDir}` } : {},
+        env: profEnv ?? {},
       });
       const pid = cm.process.child.pid ?? 0;
       const webhookPid = webhook?.process.child.pid;
@@ -177,9 +179,10 @@ async function startWebhook(
   webhooks: typeof import('../src/testing/admission-webhook-process.ts'),
   kube: typeof import('../src/kube/client/index.ts'),
   kubeconfigs: typeof import('../src/kube/kubeconfig/index.ts'),
-  opts: { kubeconfig: string; dir: string; name: string },
+  opts: { kubeconfig: string; dir: string; name: string; env?: NodeJS.ProcessEnv },
 ): Promise<import('../src/testing/admission-webhook-process.ts').AdmissionWebhookProcess> {
   const webhook = await webhooks.startAdmissionWebhook({
+    env: opts.env,
     dir: join(opts.dir, `${opts.name}-webhook`),
     logFile: join(opts.dir, `${opts.name}-admission-webhook.log`),
     kubeconfig: opts.kubeconfig,
