@@ -1,7 +1,7 @@
 import { type Check, ProbeServer } from './http-server.ts';
 import { type LeaderElectionConfig, LeaderElector } from './leader-election.ts';
 import { type Logger, silentLogger } from './logger.ts';
-import { registry } from './metrics.ts';
+import { collectProcessMetrics, registry } from './metrics.ts';
 
 /** Something the manager runs: it works until the signal aborts, then cleans up and resolves. */
 export interface Runnable {
@@ -38,6 +38,7 @@ export class Manager {
   constructor(opts: ManagerOptions) {
     this.#opts = opts;
     this.#log = opts.logger ?? silentLogger;
+    collectProcessMetrics();
     const shared = !opts.metricsAddr || opts.metricsAddr === opts.healthAddr;
     this.#probes = new ProbeServer({ serveProbes: true, registry: shared ? registry : undefined });
     this.#metrics = shared ? undefined : new ProbeServer({ serveProbes: false, registry });

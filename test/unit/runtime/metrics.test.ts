@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { prometheusWorkQueueMetrics, registry, timedDispatch } from '../../../src/runtime/metrics.ts';
+import {
+  collectProcessMetrics,
+  prometheusWorkQueueMetrics,
+  registry,
+  timedDispatch,
+} from '../../../src/runtime/metrics.ts';
 import { ok } from '../../../src/runtime/reconcile.ts';
 import { runWorkers, WorkQueue } from '../../../src/runtime/workqueue/index.ts';
 import { parsePrometheusText, value } from '../../../src/testing/prometheus.ts';
@@ -80,4 +85,15 @@ test('timedDispatch observes successful and failed member writes by action and c
   await assert.rejects(timedDispatch('update', 'unit-member', Promise.reject(new Error('boom'))), /boom/);
   assert.equal(await count('update'), before + 2);
   assert.equal(await count('create'), 0);
+});
+
+test('process metrics are collected once asked for, not when the module is imported', async () => {
+  // This file's process imported the module above; nothing here served metrics before this test.
+  assert.equal(registry.getSingleMetric('nodejs_eventloop_lag_p99_seconds'), undefined);
+  assert.equal(registry.getSingleMetric('process_cpu_seconds_total'), undefined);
+  collectProcessMetrics();
+  collectProcessMetrics(); // a second manager in the process must not register them twice
+  const s = parsePrometheusText(await registry.metrics());
+  assert.ok((value(s, 'process_cpu_seconds_total') ?? 0) > 0);
+  assert.ok(registry.getSingleMetric('nodejs_eventloop_lag_p99_seconds'));
 });
