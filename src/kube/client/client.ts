@@ -23,6 +23,13 @@ export interface KubeClientOptions {
    * TLS, as client-go does), so a watch does not hold a connection of its own.
    */
   connections?: number;
+  /**
+   * How often each HTTP/2 connection is PINGed. A PING still unanswered at the next one resets the connection
+   * and fails every request and watch on it, so a server that hung or a path that silently dropped is found
+   * within two intervals, as client-go finds it with its HTTP/2 health check (30 s read idle, 15 s PING
+   * timeout). Default 30 s.
+   */
+  pingIntervalMs?: number;
 }
 
 export type PatchType = 'merge' | 'json' | 'strategic' | 'apply';
@@ -82,6 +89,7 @@ export class KubeClient {
       maxThrottleRetries: options.maxThrottleRetries ?? 3,
       userAgent: options.userAgent ?? 'kubefed-ts',
       connections: options.connections ?? 16,
+      pingIntervalMs: options.pingIntervalMs ?? 30_000,
     };
     this.#credentials = new CredentialSource(config);
     this.#limiter =
@@ -126,6 +134,7 @@ export class KubeClient {
       // Watches are long-lived; ordinary calls get their own timeout through an AbortSignal.
       headersTimeout: 0,
       bodyTimeout: 0,
+      h2Options: { pingInterval: this.#options.pingIntervalMs },
     };
     this.#dispatcher = c.proxyUrl
       ? new ProxyAgent({ uri: c.proxyUrl, requestTls: connect, ...common })

@@ -28,8 +28,12 @@ export interface InformerOptions {
   fieldSelector?: string;
   logger?: Logger;
   /**
-   * A watch that delivers nothing — not even a bookmark, which the API server sends about once a minute —
-   * for this long is treated as silently dead and re-opened.
+   * A watch that delivers nothing for this long is treated as silently dead and re-opened. By default its
+   * own server-side timeout plus 30 s: the API server ends every watch at that timeout, and it sends no
+   * bookmark on a watch of a resource nobody changes (the watch cache has no newer resourceVersion to
+   * report), so a shorter window only re-opens healthy quiet watches. A connection that died is found
+   * sooner, by the HTTP/2 PING undici sends every minute (an unanswered PING resets the session and every
+   * watch on it), as client-go finds it with its HTTP/2 health check.
    */
   inactivityMs?: number;
   /** Bounds for the reconnect backoff after errors. */
@@ -128,13 +132,14 @@ export class Informer<T extends KubeObject = KubeObject> {
           informerEvents.inc({ cluster: this.#opts.client.name, resource: this.#resource, event: 'list' });
         }
         let rv = resourceVersion;
+        // Random server-side timeout so that many watches do not all reconnect at once.
+        const timeoutSeconds = 300 + Math.floor(Math.random() * 300);
         const ended = await this.#opts.client.watch<T>(
           path,
           {
             resourceVersion: rv,
             allowWatchBookmarks: true,
-            // Random server-side timeout so that many watches do not all reconnect at once.
-            timeoutSeconds: 300 + Math.floor(Math.random() * 300),
+            timeoutSeconds,
             labelSelector: this.#opts.labelSelector,
             fieldSelector: this.#opts.fieldSelector,
           },
@@ -146,7 +151,7 @@ export class Informer<T extends KubeObject = KubeObject> {
             if (next) rv = next;
             resourceVersion = rv;
           },
-          { signal, inactivityMs: this.#opts.inactivityMs ?? 120_000 },
+          { signal, inactivityMs: this.#opts.inactivityMs ?? (timeoutSeconds + 30) * 1000 },
         );
         resourceVersion = rv;
         if (ended === 'stalled') {
