@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import {
   CoreTypes,
   errorMessage,
@@ -45,7 +45,10 @@ export class EventRecorder {
         );
         return;
       }
-      const name = `${obj.metadata.name}.${Date.now().toString(16)}${randomBytes(2).toString('hex')}`;
+      // client-go names an Event <object>.<hex time>; the random suffix keeps two in one millisecond apart.
+      // randomInt draws from a cached pool of random bytes; randomBytes(2) asked OpenSSL on every Event.
+      const suffix = randomInt(0x10000).toString(16).padStart(4, '0');
+      const name = `${obj.metadata.name}.${Date.now().toString(16)}${suffix}`;
       await this.#client.create(CoreTypes.events, {
         apiVersion: 'v1',
         kind: 'Event',

@@ -329,7 +329,10 @@ export class SyncController {
       );
       return errors.length > 0 ? retry(new ReportedFailure(errors.join('; '))) : ok();
     }
-    const fed = structuredClone(cached);
+    // The cached object is shared and nothing below changes it (checked by running the sync tests with every
+    // cached object deep-frozen); only the metadata is replaced, after the finalizer write, so a shallow
+    // copy is enough. A deep copy here was a fifth of the reconcile's own CPU at 64 workers.
+    const fed = { ...cached };
     if (this.#isNamespaces() && fed.metadata.namespace !== fed.metadata.name) {
       this.#event(fed)(
         'Warning',
