@@ -3,7 +3,7 @@
 
 import { apiVersionOf, type KubeObject, type ObjectMeta } from '../kube/client/index.ts';
 import { MANAGED_LABEL } from './constants.ts';
-import { deepCopy, isPlainObject, type JsonObject } from './json.ts';
+import { deepCopy, isPlainObject, type JsonObject, setOwn } from './json.ts';
 import { applyJsonPatch, type OverrideOperation } from './json-patch.ts';
 import { OverridesError } from './overrides.ts';
 import { retainClusterFields } from './retain.ts';
@@ -156,12 +156,7 @@ export function dropNullFields(value: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
     if (v === null) continue;
-    Object.defineProperty(out, k, {
-      value: dropNullFields(v),
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
+    setOwn(out, k, dropNullFields(v));
   }
   return out;
 }

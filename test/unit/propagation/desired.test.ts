@@ -6,6 +6,7 @@ import {
   buildClusterObject,
   ComputeResourceError,
   desiredObject,
+  dropNullFields,
   type TargetType,
 } from '../../../src/propagation/desired.ts';
 import { JsonPatchError } from '../../../src/propagation/json-patch.ts';
@@ -465,4 +466,17 @@ describe('null fields after overrides', () => {
     assert.deepEqual(object.data, { C: 'Yw==' });
     assert.deepEqual(object.metadata.labels, { keep: 'yes', 'kubefed.io/managed': 'true' });
   });
+});
+
+test('dropNullFields drops nulls at every depth and keeps an own __proto__ key as data', () => {
+  const src = JSON.parse(
+    '{"a": null, "b": {"c": null, "d": 1}, "e": [{"f": null}], "__proto__": {"g": true}}',
+  );
+  const out = dropNullFields(src) as Record<string, unknown>;
+  assert.equal(Object.getPrototypeOf(out), Object.prototype);
+  assert.ok(Object.hasOwn(out, '__proto__'));
+  assert.equal((out as { g?: boolean }).g, undefined);
+  assert.deepEqual(Object.keys(out), ['b', 'e', '__proto__']);
+  assert.deepEqual(out['b'], { d: 1 });
+  assert.deepEqual(out['e'], [{}]);
 });
