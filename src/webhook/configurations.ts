@@ -73,6 +73,8 @@ export interface Webhook {
   failurePolicy: 'Fail';
   sideEffects: 'None';
   namespaceSelector?: LabelSelector;
+  /** Mutating webhooks only; the apiserver's default is Never. */
+  reinvocationPolicy?: 'Never' | 'IfNeeded';
 }
 
 export interface WebhookConfiguration {
@@ -200,8 +202,9 @@ export function webhookConfigurations(opts: WebhookConfigurationOptions): Webhoo
         ),
         // `*` matches every resource of the group but no subresource: status writes are not sent. A
         // namespaceSelector does not apply to cluster-scoped objects, so with one (a Namespaced control
-        // plane) only namespaced resources are sent, as in the chart.
-        webhook(WebhookName.Federated, WebhookPath.ValidateFederated, federated(createUpdate)),
+        // plane) only namespaced resources are sent, as in the chart. UPDATE only: the mutating entry
+        // validates a create in the same call that adds the finalizer.
+        webhook(WebhookName.Federated, WebhookPath.ValidateFederated, federated(['UPDATE'])),
         ...validatingPolicies,
         // OCM's work webhooks (names, paths and rules of OCM's cluster-manager): the objects themselves,
         // not their status.
@@ -235,8 +238,12 @@ export function webhookConfigurations(opts: WebhookConfigurationOptions): Webhoo
           WebhookPath.DefaultKubeFedConfig,
           core(['CREATE'], ['kubefedconfigs']),
         ),
-        // The sync finalizer, set on CREATE (the same objects the validating entry sees).
-        webhook(WebhookName.Federated, WebhookPath.MutateFederated, federated(['CREATE'])),
+        // A create's validation and its sync finalizer (the same objects the validating entry sees),
+        // again if a later mutating webhook changed the object.
+        {
+          ...webhook(WebhookName.Federated, WebhookPath.MutateFederated, federated(['CREATE'])),
+          reinvocationPolicy: 'IfNeeded',
+        },
         ...mutatingPolicies,
       ],
     },

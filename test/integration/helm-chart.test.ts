@@ -109,6 +109,7 @@ interface WebhookObj {
   admissionReviewVersions: string[];
   timeoutSeconds?: number;
   namespaceSelector?: { matchLabels?: Record<string, string> };
+  reinvocationPolicy?: string;
 }
 
 interface RunResult {
@@ -595,6 +596,9 @@ describe('charts/kubefed-ts rendered by helm template', () => {
         assert.deepEqual(w.admissionReviewVersions, ['v1']);
         assert.equal(w.timeoutSeconds, 10);
         assert.equal(w.namespaceSelector, undefined);
+        if (kind === 'MutatingWebhookConfiguration') {
+          assert.equal(w.reinvocationPolicy, want.webhooks[i]?.reinvocationPolicy ?? 'Never', w.name);
+        }
       }
     }
     assert.deepEqual(

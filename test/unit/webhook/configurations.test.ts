@@ -58,7 +58,8 @@ describe('webhookConfigurations', () => {
         scope: 'Namespaced',
       },
     ]);
-    // The sync finalizer at admission: CREATE only, the objects the validating federated entry sees.
+    // A create's validation and the sync finalizer at admission: CREATE only, the objects the validating
+    // federated entry sees, and called again when a later mutating webhook changed the object.
     assert.deepEqual(mutating.webhooks[1]?.name, 'federated.types.kubefed.io');
     assert.deepEqual(mutating.webhooks[1]?.clientConfig.service?.path, '/mutate-federated');
     assert.deepEqual(mutating.webhooks[1]?.rules, [
@@ -71,6 +72,7 @@ describe('webhookConfigurations', () => {
       },
     ]);
     assert.deepEqual(mutating.webhooks[1]?.sideEffects, 'None');
+    assert.equal(mutating.webhooks[1]?.reinvocationPolicy, 'IfNeeded');
     // Karmada's names, paths and rules (artifacts/deploy/webhook-configuration.yaml).
     assert.deepEqual(
       mutating.webhooks.slice(2).map((w) => [w.name, w.clientConfig.service?.path, w.rules]),
@@ -126,7 +128,9 @@ describe('webhookConfigurations', () => {
       sideEffects: 'None',
     });
     for (const w of validating.webhooks) {
-      assert.deepEqual(w.rules[0]?.operations, ['CREATE', 'UPDATE']);
+      // The federated entry validates updates; a create is validated by the mutating entry.
+      const operations = w.name === 'federated.types.kubefed.io' ? ['UPDATE'] : ['CREATE', 'UPDATE'];
+      assert.deepEqual(w.rules[0]?.operations, operations, w.name);
       assert.equal(w.failurePolicy, 'Fail');
       assert.equal(w.sideEffects, 'None');
       assert.equal(w.clientConfig.caBundle, 'Q0E=');

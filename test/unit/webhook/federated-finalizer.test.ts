@@ -258,10 +258,28 @@ describe('admit /mutate-federated', () => {
           resource: { group: 'core.kubefed.io', version: 'v1beta1', resource: 'federatedtypeconfigs' },
         },
       ],
-      [ctx, { object: 'x' }],
     ] as const) {
       const { response } = admit(WebhookPath.MutateFederated, body(over), c).review;
       assert.deepEqual(response, { uid: 'u1', allowed: true }, JSON.stringify(over));
+    }
+  });
+
+  test('a create is validated here, with or without a view: an invalid object is refused, not patched', () => {
+    // The validating entry sees only updates, so a create's placement, override and template rules are
+    // this webhook's to check.
+    for (const c of [ctx, {}]) {
+      const invalid = body({
+        object: {
+          metadata: { name: 'a', namespace: 'app' },
+          spec: { template: {}, placement: { clusters: 'cluster1' } },
+        },
+      });
+      const { response } = admit(WebhookPath.MutateFederated, invalid, c).review;
+      assert.equal(response.allowed, false);
+      assert.equal(response.patch, undefined);
+      assert.match(response.status?.message ?? '', /placement/);
+      const notAnObject = admit(WebhookPath.MutateFederated, body({ object: 'x' }), c).review.response;
+      assert.equal(notAnObject.allowed, false);
     }
   });
 
