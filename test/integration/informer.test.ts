@@ -28,6 +28,27 @@ function socketsTo(port: number): number {
     }).length;
 }
 
+/** A started informer on the default namespace's ConfigMaps that retries quickly after a failure. */
+function configMapInformer(client: KubeClient): Informer<KubeObject> {
+  const inf = new Informer<KubeObject>({
+    client,
+    type: CoreTypes.configMaps,
+    namespace: 'default',
+    backoffInitialMs: 200,
+    backoffMaxMs: 1000,
+  });
+  inf.start();
+  return inf;
+}
+
+/** Creates a ConfigMap through `client` and waits until the informer has it. */
+async function createAndSee(client: KubeClient, inf: Informer<KubeObject>, name: string): Promise<void> {
+  await client.create(CoreTypes.configMaps, cm(name, 'x'));
+  await waitFor('the informer to see the new object', async () => Boolean(inf.store.get(`default/${name}`)), {
+    timeoutMs: 30_000,
+  });
+}
+
 describe('client and informer against a real apiserver', () => {
   let fed: Federation;
   let client: KubeClient;
@@ -113,14 +134,7 @@ describe('client and informer against a real apiserver', () => {
     // the informer waits past the watch's own timeout before calling it stalled; a hung server is found
     // sooner by the connection's unanswered PING. Here every 300 ms instead of every 30 s.
     const c = fed.host.client().fork({ pingIntervalMs: 300 });
-    const inf = new Informer({
-      client: c,
-      type: CoreTypes.configMaps,
-      namespace: 'default',
-      backoffInitialMs: 200,
-      backoffMaxMs: 1000,
-    });
-    inf.start();
+    const inf = configMapInformer(c);
     try {
       await inf.waitForSync();
       assert.equal(inf.lastError, undefined);
@@ -132,14 +146,7 @@ describe('client and informer against a real apiserver', () => {
       } finally {
         fed.host.api.freeze(false);
       }
-      await client.create(CoreTypes.configMaps, cm('after-hang', 'x'));
-      await waitFor(
-        'the informer to see the new object',
-        async () => Boolean(inf.store.get('default/after-hang')),
-        {
-          timeoutMs: 30_000,
-        },
-      );
+      await createAndSee(client, inf, 'after-hang');
     } finally {
       await inf.stop();
       await c.close();
@@ -147,27 +154,13 @@ describe('client and informer against a real apiserver', () => {
   });
 
   test('the informer survives an apiserver restart and catches up on what changed meanwhile', async () => {
-    const inf = new Informer({
-      client,
-      type: CoreTypes.configMaps,
-      namespace: 'default',
-      backoffInitialMs: 200,
-      backoffMaxMs: 1000,
-    });
-    inf.start();
+    const inf = configMapInformer(client);
     try {
       await inf.waitForSync();
       await fed.host.stopApiServer();
       await new Promise((r) => setTimeout(r, 1500)); // several failed reconnects
       await fed.host.startApiServer();
-      await client.create(CoreTypes.configMaps, cm('while-away', 'x'));
-      await waitFor(
-        'the informer to see the new object',
-        async () => Boolean(inf.store.get('default/while-away')),
-        {
-          timeoutMs: 20_000,
-        },
-      );
+      await createAndSee(client, inf, 'while-away');
     } finally {
       await inf.stop();
     }
