@@ -209,11 +209,6 @@ const isFederated = (req: AdmissionRequest): boolean =>
   req.resource.resource.startsWith('federated') &&
   req.subResource === '';
 
-/**
- * The sync finalizer on CREATE, for types whose sync controller runs. Anything it cannot tell (no API
- * access, informers not synced, an object it does not understand) is admitted unchanged: the controller's
- * finalizer PATCH is the fallback, and this webhook never blocks a create.
- */
 /** The placement, override and template rules of a Federated<Kind> object (CREATE and UPDATE). */
 function validateFederated(req: AdmissionRequest, obj: JsonObject): Decision {
   const { errors, warnings } = validateFederatedObject(obj, {
@@ -224,10 +219,13 @@ function validateFederated(req: AdmissionRequest, obj: JsonObject): Decision {
 }
 
 /**
- * A create is validated here, in the call that adds the sync finalizer, and updates by the validating
- * webhook: one webhook call per create instead of two (each call costs the API server an AdmissionReview
- * round trip over HTTP/1.1, which it uses for webhooks). The webhook is re-invoked if a later mutating
- * webhook changes the object (reinvocationPolicy IfNeeded), so what it allowed is what gets stored.
+ * A create's validation, then the sync finalizer for types whose sync controller runs. Validating here, in
+ * the call that adds the finalizer, with updates left to the validating webhook, makes one webhook call per
+ * create instead of two (each costs the API server an AdmissionReview round trip over HTTP/1.1, which it
+ * uses for webhooks); the webhook is re-invoked if a later mutating webhook changes the object
+ * (reinvocationPolicy IfNeeded), so what it allowed is what gets stored. For the finalizer, anything it
+ * cannot tell (no API access, informers not synced) admits the object unchanged: the controller's finalizer
+ * PATCH is the fallback, so only the validation rules ever refuse a create.
  */
 function mutateFederated(req: AdmissionRequest, ctx: AdmissionContext | undefined): Decision {
   if (req.operation !== 'CREATE' || !isFederated(req)) return ALLOW;

@@ -32,8 +32,9 @@ export interface InformerOptions {
    * own server-side timeout plus 30 s: the API server ends every watch at that timeout, and it sends no
    * bookmark on a watch of a resource nobody changes (the watch cache has no newer resourceVersion to
    * report), so a shorter window only re-opens healthy quiet watches. A connection that died is found
-   * sooner, by the HTTP/2 PING undici sends every minute (an unanswered PING resets the session and every
-   * watch on it), as client-go finds it with its HTTP/2 health check.
+   * sooner, by the client's HTTP/2 PING (every 30 s by default, `KubeClientOptions.pingIntervalMs`: an
+   * unanswered PING resets the connection and every watch on it), as client-go finds it with its HTTP/2
+   * health check.
    */
   inactivityMs?: number;
   /** Bounds for the reconnect backoff after errors. */
