@@ -45,7 +45,7 @@ function configMapInformer(client: KubeClient): Informer<KubeObject> {
 async function createAndSee(client: KubeClient, inf: Informer<KubeObject>, name: string): Promise<void> {
   await client.create(CoreTypes.configMaps, cm(name, 'x'));
   await waitFor('the informer to see the new object', async () => Boolean(inf.store.get(`default/${name}`)), {
-    timeoutMs: 30_000,
+    timeoutMs: 20_000,
   });
 }
 
