@@ -30,7 +30,12 @@ export interface StatusWriteOptions<T extends KubeObject, S> {
 export type StatusWrite<T> =
   /** The status was already what it should be. */
   | { readonly kind: 'unchanged' }
-  | { readonly kind: 'written'; readonly object: T }
+  /**
+   * `replaced` is the resourceVersion of the object the write replaced: with it the caller can put `object`
+   * into its informer's cache at once (`Informer.assume`), so the watch event of its own write does not come
+   * back as a change to reconcile.
+   */
+  | { readonly kind: 'written'; readonly object: T; readonly replaced: string | undefined }
   /** The object's spec moved on (generation) meanwhile: the reconcile its change triggers writes the status. */
   | { readonly kind: 'superseded' }
   /** The object is gone: nothing to report on. */
@@ -58,7 +63,7 @@ export async function writeStatusIfChanged<T extends KubeObject, S>(
           subresource: 'status',
         },
       );
-      return { kind: 'written', object: written };
+      return { kind: 'written', object: written, replaced: current.metadata.resourceVersion };
     } catch (e) {
       if (isNotFound(e)) return { kind: 'gone' };
       if (!isConflict(e)) return { kind: 'failed', error: e };

@@ -42,6 +42,31 @@ export interface InformerOptions {
   backoffMaxMs?: number;
 }
 
+/** What an own write wrote (`Informer.ownWrite`): the object, and the resourceVersion it replaced. */
+export interface OwnWrite<T extends KubeObject> {
+  object: T;
+  /** Undefined for a create. */
+  replaced: string | undefined;
+}
+
+/**
+ * Told the watch event of an own write instead of the handlers: a cache shared by several readers tells the
+ * others, which did not make the write.
+ */
+export type OnOwnEcho<T extends KubeObject> = (obj: T) => void;
+
+/** An event of an object with a write of ours in flight, reported once the write is answered. */
+interface HeldEvent<T extends KubeObject> {
+  obj: T;
+  emit: () => void;
+}
+
+/** A write of ours already in the store whose watch event has not arrived yet. */
+interface AssumedWrite<T extends KubeObject> {
+  resourceVersion: string;
+  onEcho: OnOwnEcho<T> | undefined;
+}
+
 /**
  * A reflector plus cache, like client-go's shared informer: list, then watch from the list's
  * resourceVersion with bookmarks; relist on 410 Gone; reconnect with jittered backoff on any other error
@@ -58,6 +83,14 @@ export class Informer<T extends KubeObject = KubeObject> {
   #synced = false;
   #lastError: unknown;
   #syncWaiters: Array<() => void> = [];
+  /**
+   * Key → the resourceVersions of our own writes already in the store (`assume`) whose watch events have not
+   * arrived yet, oldest first. Events arrive in order, so an event of any other resourceVersion is someone
+   * else's change, made after them: the store follows the watch again.
+   */
+  readonly #assumed = new Map<string, AssumedWrite<T>[]>();
+  /** Key → our writes of it in flight (`ownWrite`), and the events of that key held back meanwhile. */
+  readonly #inFlight = new Map<string, { writes: number; held: HeldEvent<T>[] }>();
   #running: Promise<void> | undefined;
 
   constructor(opts: InformerOptions) {
@@ -87,14 +120,75 @@ export class Informer<T extends KubeObject = KubeObject> {
    * between (the next reconcile) does not act on what the write replaced: a PUT with the old
    * resourceVersion (409) or a second POST. Only applied while the cache still holds exactly what the write
    * replaced (`previousResourceVersion`, or nothing for a create); no handler is called, and the watch
-   * event of the same resourceVersion is then not reported as a change. Returns whether it was applied.
+   * event of the same resourceVersion is then not reported as a change. Writes in a row (a finalizer, then
+   * the status) can each be assumed: the watch events of the earlier ones then neither count as changes nor
+   * put the older object back. Returns whether it was applied.
    */
-  assume(obj: T, previousResourceVersion: string | undefined): boolean {
-    if (!this.#synced) return false;
-    const current = this.#store.get(objectKey(obj));
+  assume(obj: T, previousResourceVersion: string | undefined, onEcho?: OnOwnEcho<T>): boolean {
+    const rv = obj.metadata.resourceVersion;
+    if (!this.#synced || rv === undefined) return false;
+    const key = objectKey(obj);
+    const current = this.#store.get(key);
     if (current?.metadata.resourceVersion !== previousResourceVersion) return false;
     this.#store.set(obj);
+    const pending = this.#assumed.get(key);
+    const assumed = { resourceVersion: rv, onEcho };
+    if (pending) pending.push(assumed);
+    else this.#assumed.set(key, [assumed]);
     return true;
+  }
+
+  /**
+   * Makes this process's own write of the object at `key` (`write`; `written` says what it wrote, and the
+   * resourceVersion it replaced, or undefined when it wrote nothing), so that its watch event is never
+   * reported as a change, whichever arrives first: the response (the write is then assumed, see `assume`),
+   * or the watch event (it is held, with every other event of that key, until the write is answered, then
+   * dropped as the write's own; the others are reported then). Over loopback the watch event often wins.
+   */
+  async ownWrite<R>(
+    key: string,
+    write: () => Promise<R>,
+    written: (r: R) => OwnWrite<T> | undefined,
+    onEcho?: OnOwnEcho<T>,
+  ): Promise<R> {
+    if (!this.#synced) return write();
+    let flight = this.#inFlight.get(key);
+    if (!flight) {
+      flight = { writes: 0, held: [] };
+      this.#inFlight.set(key, flight);
+    }
+    flight.writes++;
+    let result: OwnWrite<T> | undefined;
+    try {
+      const r = await write();
+      result = written(r);
+      return r;
+    } finally {
+      this.#settle(key, flight, result, onEcho);
+    }
+  }
+
+  #settle(
+    key: string,
+    flight: { writes: number; held: HeldEvent<T>[] },
+    result: OwnWrite<T> | undefined,
+    onEcho: OnOwnEcho<T> | undefined,
+  ): void {
+    flight.writes--;
+    const rv = result?.object.metadata.resourceVersion;
+    const echo = rv === undefined ? -1 : flight.held.findIndex((h) => h.obj.metadata.resourceVersion === rv);
+    const [echoed] = echo >= 0 ? flight.held.splice(echo, 1) : [];
+    if (echoed) this.#tellEcho(onEcho, echoed.obj);
+    if (flight.writes === 0) {
+      this.#inFlight.delete(key);
+      for (const h of flight.held) h.emit();
+    }
+    // Not seen yet: the store takes the write now, and its event is recognised when it comes.
+    if (result && !echoed) this.assume(result.object, result.replaced, onEcho);
+  }
+
+  #tellEcho(onEcho: OnOwnEcho<T> | undefined, obj: T): void {
+    if (onEcho) this.#safely(() => onEcho(obj));
   }
 
   async stop(): Promise<void> {
@@ -218,29 +312,57 @@ export class Informer<T extends KubeObject = KubeObject> {
   }
 
   #apply(type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'ERROR', obj: T): void {
+    const key = objectKey(obj);
+    let emit: (() => void) | undefined;
     if (type === 'DELETED') {
-      const old = this.#store.delete(objectKey(obj));
-      if (old) this.#emit((h) => h.onDelete?.(obj));
-      return;
+      this.#assumed.delete(key);
+      if (this.#store.delete(key)) emit = () => this.#emit((h) => h.onDelete?.(obj));
+    } else if (!this.#isEchoOfOwnWrite(key, obj)) {
+      const old = this.#store.set(obj);
+      if (!old) emit = () => this.#emit((h) => h.onAdd?.(obj));
+      else if (old.metadata.resourceVersion !== obj.metadata.resourceVersion)
+        emit = () => this.#emit((h) => h.onUpdate?.(old, obj));
     }
-    const old = this.#store.set(obj);
-    if (!old) this.#emit((h) => h.onAdd?.(obj));
-    else if (old.metadata.resourceVersion !== obj.metadata.resourceVersion)
-      this.#emit((h) => h.onUpdate?.(old, obj));
+    if (!emit) return;
+    // The store shows it at once; the handlers hear of it once our write of the object is answered.
+    const flight = this.#inFlight.get(key);
+    if (flight) flight.held.push({ obj, emit });
+    else emit();
+  }
+
+  /** Whether `obj` is the watch event of a write `assume` put into the store already (then consumed). */
+  #isEchoOfOwnWrite(key: string, obj: T): boolean {
+    const pending = this.#assumed.get(key);
+    if (!pending) return false;
+    const i = pending.findIndex((a) => a.resourceVersion === obj.metadata.resourceVersion);
+    if (i < 0) {
+      this.#assumed.delete(key);
+      return false;
+    }
+    const [echoed] = pending.splice(0, i + 1).slice(-1);
+    this.#tellEcho(echoed?.onEcho, obj);
+    // The last of them: the store takes the watch's copy (the same object). Otherwise it holds a later one.
+    if (pending.length === 0) {
+      this.#assumed.delete(key);
+      this.#store.set(obj);
+    }
+    return true;
   }
 
   #emit(fn: (h: EventHandlers<T>) => void): void {
-    for (const h of [...this.#handlers]) {
-      try {
-        fn(h);
-      } catch (e) {
-        // A handler bug must not kill the watch loop for every other handler.
-        logFailure(this.#log, 'event handler threw', {
-          cluster: this.#opts.client.name,
-          clusterBound: true,
-          err: e,
-        });
-      }
+    for (const h of [...this.#handlers]) this.#safely(() => fn(h));
+  }
+
+  #safely(fn: () => void): void {
+    try {
+      fn();
+    } catch (e) {
+      // A handler bug must not kill the watch loop for every other handler.
+      logFailure(this.#log, 'event handler threw', {
+        cluster: this.#opts.client.name,
+        clusterBound: true,
+        err: e,
+      });
     }
   }
 }
