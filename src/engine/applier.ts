@@ -22,6 +22,7 @@ import {
 import { objectVersion } from '../propagation/versions.ts';
 import { truncateMiddle } from '../runtime/events.ts';
 import { logFailure } from '../runtime/failure-log.ts';
+import { objectKey } from '../runtime/informer/index.ts';
 import type { Logger } from '../runtime/logger.ts';
 import { timedDispatch } from '../runtime/metrics.ts';
 import { describeMemberObject as describe, type MemberEvent } from './event-batch.ts';
@@ -41,8 +42,16 @@ export interface MemberTarget {
   readonly cluster: string;
   /** Throws when no client can be built (ClusterConfigError). */
   client(): KubeClient;
-  /** A write this process just made, for the member caches of its type (Informer.assume). */
-  assumeWritten(type: ResourceType, obj: KubeObject, previousResourceVersion: string | undefined): void;
+  /**
+   * Makes a write through the member cache of its type (Informer.ownWrite), so that the next read sees it at
+   * once and its watch event does not come back as a change to reconcile.
+   */
+  ownWrite(
+    type: ResourceType,
+    key: string,
+    previousResourceVersion: string | undefined,
+    write: () => Promise<KubeObject>,
+  ): Promise<KubeObject>;
   /** No answer recently: skip it rather than wait for another timeout. */
   isUnresponsive(): boolean;
   markUnresponsive(): void;
@@ -94,8 +103,9 @@ export class Applier {
       return this.#fail(m, d, ctx, 'create', e, ClusterStatus.ClientRetrievalFailed);
     }
     try {
-      const created = await timedDispatch('create', m.cluster, client.create(d.type, plan.object));
-      m.assumeWritten(d.type, created, undefined);
+      const created = await m.ownWrite(d.type, objectKey(plan.object), undefined, () =>
+        timedDispatch('create', m.cluster, client.create(d.type, plan.object)),
+      );
       return { status: '', object: created, version: objectVersion(created), written: true };
     } catch (e) {
       // A Namespace create can time out at the gateway while the namespace is being made: look for it.
@@ -140,8 +150,9 @@ export class Applier {
     if (m.isUnresponsive()) return { status: ClusterStatus.UpdateTimedOut };
     ctx.memberEvent({ reason: 'UpdateInCluster', object: d, cluster: m.cluster });
     try {
-      const updated = await timedDispatch('update', m.cluster, m.client().update(d.type, plan.object));
-      m.assumeWritten(d.type, updated, live.metadata.resourceVersion);
+      const updated = await m.ownWrite(d.type, objectKey(plan.object), live.metadata.resourceVersion, () =>
+        timedDispatch('update', m.cluster, m.client().update(d.type, plan.object)),
+      );
       return { status: '', object: updated, version: objectVersion(updated), written: true };
     } catch (e) {
       return this.#fail(m, d, ctx, 'update', e, ClusterStatus.UpdateFailed);

@@ -339,7 +339,10 @@ export class Dispatcher {
     return {
       cluster,
       client: () => registry.clientFor(cluster),
-      assumeWritten: (type, obj, rv) => this.#opts.cacheFor(type)?.assumeWritten(cluster, obj, rv),
+      ownWrite: (type, key, rv, write) => {
+        const cache = this.#opts.cacheFor(type);
+        return cache ? cache.ownWrite(cluster, key, rv, write) : write();
+      },
       isUnresponsive: () => registry.isUnresponsive(cluster),
       markUnresponsive: () => registry.markUnresponsive(cluster),
     };

@@ -61,8 +61,17 @@ export interface MemberCache {
   get(cluster: string, key: string): KubeObject | undefined;
   /** The cached object, or for a member not ready (or still loading) what its last loaded cache held. */
   lastSeen(cluster: string, key: string): KubeObject | undefined;
-  /** See Informer.assume: a member object this process just wrote, before its watch event arrives. */
-  assumeWritten(cluster: string, obj: KubeObject, previousResourceVersion: string | undefined): void;
+  /**
+   * See Informer.ownWrite: this reader writes the member object at `key` (replacing
+   * `previousResourceVersion`, undefined for a create); its watch event is then no change to report to this
+   * reader. The other readers of the cache hear of it as of any change.
+   */
+  ownWrite(
+    cluster: string,
+    key: string,
+    previousResourceVersion: string | undefined,
+    write: () => Promise<KubeObject>,
+  ): Promise<KubeObject>;
   /** This reader is done: the informers stop once no reader is left. */
   close(): Promise<void>;
 }
@@ -140,7 +149,7 @@ export class MemberCaches {
       state: (cluster) => cache.state(cluster),
       get: (cluster, k) => cache.get(cluster, k),
       lastSeen: (cluster, k) => cache.lastSeen(cluster, k),
-      assumeWritten: (cluster, obj, rv) => cache.assumeWritten(cluster, obj, rv),
+      ownWrite: (cluster, k, rv, write) => cache.ownWrite(cluster, k, rv, write, reader),
       close: async () => {
         if (closed) return;
         closed = true;
@@ -267,8 +276,25 @@ class SharedCache {
     return this.#lastSeen.get(cluster)?.get(key);
   }
 
-  assumeWritten(cluster: string, obj: KubeObject, previousResourceVersion: string | undefined): void {
-    this.#informers.get(cluster)?.assume(obj, previousResourceVersion);
+  ownWrite(
+    cluster: string,
+    key: string,
+    previousResourceVersion: string | undefined,
+    write: () => Promise<KubeObject>,
+    writer: Reader,
+  ): Promise<KubeObject> {
+    const informer = this.#informers.get(cluster);
+    if (!informer) return write();
+    // The writer is not told of its own write; every other reader is, as of any change.
+    const tellOthers = (o: KubeObject) => {
+      for (const r of [...this.readers]) if (r !== writer) r.handlers.onObject?.(cluster, o);
+    };
+    return informer.ownWrite(
+      key,
+      write,
+      (object) => ({ object, replaced: previousResourceVersion }),
+      tellOthers,
+    );
   }
 
   #excluded(cluster: string): boolean {

@@ -164,6 +164,67 @@ describe('shared member caches: one member watch per cluster × type × selector
     );
   });
 
+  test('a reader is not told of its own writes; the other readers of the cache are', async () => {
+    const members = new Members({ host, namespace: NS });
+    members.start();
+    try {
+      await members.waitForSync();
+      await eventually('cluster1 ready', async () => members.registry.isReady('cluster1'), Boolean);
+      const spec = { type: PodTemplates, namespace: NSX, labelSelector: 'test=own' };
+      const heard = { writer: [] as string[], other: [] as string[] };
+      const listen = (who: keyof typeof heard) => ({
+        onObject: (_c: string, o: KubeObject) => heard[who].push(o.metadata.resourceVersion ?? ''),
+      });
+      const writer = members.caches.open(spec, listen('writer'));
+      const other = members.caches.open(spec, listen('other'));
+      await eventually(
+        'loaded',
+        async () => writer.state('cluster1').kind,
+        (k) => k === 'synced',
+      );
+      const created = await writer.ownWrite('cluster1', `${NSX}/own`, undefined, () =>
+        member.create(PodTemplates, {
+          apiVersion: 'v1',
+          kind: 'PodTemplate',
+          metadata: { name: 'own', namespace: NSX, labels: { test: 'own' } },
+          template: { spec: { containers: [{ name: 'c', image: 'example.com/c' }] } },
+        }),
+      );
+      const rv = created.metadata.resourceVersion ?? '';
+      // The writer's next read sees its write at once.
+      assert.equal(writer.get('cluster1', `${NSX}/own`)?.metadata.resourceVersion, rv);
+      await eventually(
+        'the other reader hears of the create',
+        async () => heard.other,
+        (h) => h.includes(rv),
+      );
+      // Someone else's change: both hear of it. Events come in order, so once the writer has heard of this
+      // one, it would have heard of its own create before it.
+      const changed = await member.patch<KubeObject>(
+        PodTemplates,
+        'own',
+        { metadata: { annotations: { by: 'someone else' } } },
+        { namespace: NSX, patchType: 'merge' },
+      );
+      const rv2 = changed.metadata.resourceVersion ?? '';
+      await eventually(
+        'the writer hears of the other change',
+        async () => heard.writer,
+        (h) => h.includes(rv2),
+      );
+      assert.deepEqual(heard.writer, [rv2]);
+      await eventually(
+        'so does the other reader',
+        async () => heard.other,
+        (h) => h.includes(rv2),
+      );
+      assert.deepEqual(heard.other, [rv, rv2]);
+      await Promise.all([writer.close(), other.close()]);
+    } finally {
+      await members.stop();
+    }
+  });
+
   test('readers of one spec share its informers, which stop when the last reader closes', async () => {
     const members = new Members({ host, namespace: NS });
     members.start();

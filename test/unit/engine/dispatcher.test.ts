@@ -64,7 +64,7 @@ function fakeFleet(refuse: ReadonlySet<string> = new Set()) {
     state: (c) => ({ kind: 'synced', store: store(c) }),
     get: (c, key) => store(c).get(key),
     lastSeen: (c, key) => store(c).get(key),
-    assumeWritten: () => {},
+    ownWrite: (_c, _k, _rv, write) => write(),
     close: async () => {},
   };
   const dispatcher = new Dispatcher({ registry, cacheFor: () => cache });

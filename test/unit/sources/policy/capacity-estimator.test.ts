@@ -28,7 +28,7 @@ function fakeCaches() {
         },
         get: () => undefined,
         lastSeen: () => undefined,
-        assumeWritten: () => {},
+        ownWrite: (_c, _k, _rv, write) => write(),
         close: async () => {
           entry.closed = true;
         },
