@@ -152,9 +152,7 @@ export class SyncController {
       rateLimiter: kubefedRateLimiter(),
     });
     const tellObservers: EventHandler<FederatedObject> = () => {
-      const tell = (o: KubeObject) => {
-        for (const w of this.#observers) w.onFederatedObject?.(objectKey(o));
-      };
+      const tell = (o: KubeObject) => this.#tellObservers(o);
       return { onAdd: tell, onUpdate: (_, o) => tell(o), onDelete: tell };
     };
     this.#fed = this.#controller.watch<FederatedObject>(
@@ -211,6 +209,10 @@ export class SyncController {
       })
       .beforeWorkers((signal) => this.#loadVersions(signal))
       .onStop(() => Promise.all([this.#client.close(), this.#eventClient.close()]).then(() => undefined));
+  }
+
+  #tellObservers(o: KubeObject): void {
+    for (const w of this.#observers) w.onFederatedObject?.(objectKey(o));
   }
 
   /** The member cache of the target type: managed objects only, as KubeFed's federated informer sees them. */
@@ -343,7 +345,14 @@ export class SyncController {
     }
     if (fed.metadata.deletionTimestamp) return this.#ensureDeletion(fed, targetName, targetNamespace);
     if (!hasFinalizer(fed, SYNC_FINALIZER)) {
-      const w = await ensureFinalizer(this.#client, this.fedType, fed, SYNC_FINALIZER);
+      // Through the cache, like the status write below: its watch event is no change to reconcile.
+      const w = await this.#fed.ownWrite(
+        objectKey(cached),
+        () => ensureFinalizer(this.#client, this.fedType, fed, SYNC_FINALIZER),
+        (r) =>
+          r.done && r.written ? { object: r.object, replaced: cached.metadata.resourceVersion } : undefined,
+        (o) => this.#tellObservers(o),
+      );
       if (!w.done) {
         if (w.result.kind === 'error') {
           this.#event(fed)(
@@ -499,36 +508,50 @@ export class SyncController {
   ): Promise<ReconcileResult | undefined> {
     const versions = input.versions;
     let sent: unknown;
-    const w = await writeStatusIfChanged({
-      client: this.#client,
-      type: this.fedType,
-      typeMeta: this.#typeMeta,
-      object: fed,
-      compute: (current) => {
-        const computed = computeFederatedStatus({
-          current: current.status,
-          generation: current.metadata.generation ?? 0,
-          reason: input.reason,
-          clusterStatuses: input.outcome.statuses,
-          clusterMessages: input.outcome.messages,
-          remoteStatuses: this.#collectStatus ? input.outcome.remoteStatuses : undefined,
-          resourcesUpdated: input.outcome.resourcesUpdated,
-          aggregate: input.aggregate,
-          propagatedVersion: versions?.propagatedVersion,
-          versionsUnsaved: versions?.unsaved,
-          dropPropagatedVersion: this.#versions.backend === 'objects',
-          now: new Date(),
-        });
-        sent = computed.status.propagatedVersion;
-        return computed;
-      },
-    });
-    if (w.kind === 'written' && versions && jsonEqual(sent, versions.propagatedVersion))
-      this.#versions.saved(
-        this.#versionOwner(fed),
-        versions.propagatedVersion,
-        w.object.status?.propagatedVersion,
-      );
+    const key = objectKey(fed);
+    // Through the cache: the watch event of our own status write is not reported as a change. It used to
+    // cost every object a second reconcile that found nothing to do. Any other change of the object has a
+    // resourceVersion of its own and is reconciled as before.
+    const write = () =>
+      writeStatusIfChanged({
+        client: this.#client,
+        type: this.fedType,
+        typeMeta: this.#typeMeta,
+        object: fed,
+        compute: (current) => {
+          const computed = computeFederatedStatus({
+            current: current.status,
+            generation: current.metadata.generation ?? 0,
+            reason: input.reason,
+            clusterStatuses: input.outcome.statuses,
+            clusterMessages: input.outcome.messages,
+            remoteStatuses: this.#collectStatus ? input.outcome.remoteStatuses : undefined,
+            resourcesUpdated: input.outcome.resourcesUpdated,
+            aggregate: input.aggregate,
+            propagatedVersion: versions?.propagatedVersion,
+            versionsUnsaved: versions?.unsaved,
+            dropPropagatedVersion: this.#versions.backend === 'objects',
+            now: new Date(),
+          });
+          sent = computed.status.propagatedVersion;
+          return computed;
+        },
+      });
+    const w = await this.#fed.ownWrite(
+      key,
+      write,
+      (r) => (r.kind === 'written' ? { object: r.object, replaced: r.replaced } : undefined),
+      // Only this controller is spared the event: the observers (replica scheduling) hear of it as before.
+      (o) => this.#tellObservers(o),
+    );
+    if (w.kind === 'written') {
+      const owner = this.#versionOwner(fed);
+      if (versions && jsonEqual(sent, versions.propagatedVersion))
+        this.#versions.saved(owner, versions.propagatedVersion, w.object.status?.propagatedVersion);
+      // The reconcile of the write's own event used to do this.
+      if (this.#fed.store.get(key)?.metadata.resourceVersion === w.object.metadata.resourceVersion)
+        this.#versions.shown(owner, w.object.status);
+    }
     switch (w.kind) {
       case 'gone':
         return ok();

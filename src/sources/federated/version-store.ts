@@ -245,12 +245,8 @@ export class VersionStore {
     fromStatus: PropagatedVersionStatus | undefined,
   ): VersionRound {
     const key = this.#key(owner.name, owner.namespace);
-    let own = this.#recorded.get(key);
-    // The status shows what we recorded and nothing is owed: the status alone is enough from now on.
-    if (own && !own.unsaved && jsonEqual(own.propagatedVersion, fromStatus)) {
-      this.#recorded.delete(key);
-      own = undefined;
-    }
+    this.#forgetIfShown(key, fromStatus);
+    const own = this.#recorded.get(key);
     const fromObject = this.#cache.get(key)?.status;
     const stored =
       own?.propagatedVersion ?? seedVersions(fromStatus, fromObject, templateVersion, overridesVersion);
@@ -277,6 +273,23 @@ export class VersionStore {
       },
       statusVersions: () => result,
     };
+  }
+
+  /**
+   * Status backend: the cache now holds this status of the owner (its own write, assumed into the informer
+   * before the watch event, which then triggers no reconcile to do this).
+   */
+  shown(owner: VersionOwner, status?: { propagatedVersion?: unknown }): void {
+    this.#forgetIfShown(
+      this.#key(owner.name, owner.namespace),
+      propagatedVersionOf(status?.propagatedVersion),
+    );
+  }
+
+  /** The status shows what we recorded and nothing is owed: the status alone is enough from now on. */
+  #forgetIfShown(key: string, fromStatus: PropagatedVersionStatus | undefined): void {
+    const own = this.#recorded.get(key);
+    if (own && !own.unsaved && jsonEqual(own.propagatedVersion, fromStatus)) this.#recorded.delete(key);
   }
 
   /**
