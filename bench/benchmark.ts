@@ -42,11 +42,13 @@ import {
   countsBetween,
   cpuMsPerMemberObject,
   MemberTracker,
+  metric,
   PERIODIC_MEMBER_WRITE,
   type ProcSample,
   pidsWithArg,
   procSample,
   quantile,
+  reconcileCounter,
   scrapeWrites,
   scrapeWritesByVerb,
   total,
@@ -146,6 +148,11 @@ export interface Throughput {
   memberWritesPerObject?: number;
   /** The sum of memberWrites per member object (÷ N × members): 1 when each copy is written once. */
   memberWritesPerMemberObject?: number;
+  /**
+   * Reconciles per object (÷ N) over the same span, by the controller that looks at each object
+   * (`reconcileCounter`): 1 when nothing but the object's creation made it look again. KubeFed counts none.
+   */
+  reconcilesPerObject?: number;
   /**
    * CPU seconds per process group from the first create until the host settled (the status tail included, and
    * at most one settle interval after it); cpu stops at the last arrival.
@@ -702,9 +709,15 @@ async function measureSystem(bench: Bench, sys: SystemUnderTest): Promise<System
     );
 
     const cold: SystemResult['cold'] = {};
+    const metricsUrl = controller.metricsUrl;
     for (const kind of kinds)
       cold[kind.id] = await coldPropagation(bench, {
         kind,
+        reconciles: async () => {
+          const counter = reconcileCounter(sys, kind);
+          if (counter === undefined) return undefined;
+          return metric(metricsUrl, 'controller_runtime_reconcile_total', { controller: counter });
+        },
         tracker: trackers.get(kind.id) as MemberTracker,
         ns,
         account,
@@ -834,6 +847,8 @@ async function coldPropagation(
     ns: string;
     account: CpuAccount;
     frontEnd: FrontEnd;
+    /** The controller's reconcile counter for this kind, if it has one. */
+    reconciles(): Promise<number | undefined>;
     log(m: string): void;
   },
 ): Promise<Throughput> {
@@ -851,6 +866,7 @@ async function coldPropagation(
   const writesBefore = await scrapeWritesByVerb(host);
   const memberWritesBefore = await scrapeMembers(bench.members);
   const eventsBefore = await eventCounts(host, ns);
+  const reconcilesBefore = await phase.reconciles();
   const start = performance.now();
   const before = account.sample();
   await pool(
@@ -898,6 +914,7 @@ async function coldPropagation(
   const memberWrites = memberWritesBetween(memberWritesBefore, await scrapeMembers(bench.members));
   const hostWritesPerObject = total(hostWrites) / opts.objects;
   const hostEvents = countsBetween(eventsBefore, await eventCounts(host, ns), () => true);
+  const reconcilesAfter = await phase.reconciles();
   const result: Throughput = {
     seconds,
     objectsPerSecond: expected / seconds,
@@ -909,6 +926,10 @@ async function coldPropagation(
     memberWrites,
     memberWritesPerObject: total(memberWrites) / opts.objects,
     memberWritesPerMemberObject: total(memberWrites) / expected,
+    reconcilesPerObject:
+      reconcilesBefore === undefined || reconcilesAfter === undefined
+        ? undefined
+        : (reconcilesAfter - reconcilesBefore) / opts.objects,
     cpuUntilSettled,
     cpuMsPerMemberObject: cpuMsPerMemberObject(cpuUntilSettled, expected),
     hostEvents,

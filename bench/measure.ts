@@ -3,7 +3,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import type { KubeClient, KubeObject, ResourceType } from '../src/kube/client/index.ts';
 import { Informer } from '../src/runtime/informer/index.ts';
-import { parsePrometheusText, samples } from '../src/testing/prometheus.ts';
+import { parsePrometheusText, samples, value } from '../src/testing/prometheus.ts';
+import type { SystemUnderTest } from './systems.ts';
+import type { BenchKind } from './workload.ts';
 
 /** Linux USER_HZ; sysconf(_SC_CLK_TCK) is 100 on every Linux Node runs on. */
 const CLOCK_TICKS = 100;
@@ -259,4 +261,29 @@ export function cpuMsPerMemberObject(cpu: Record<string, number>, memberObjects:
     .filter(([group]) => group !== 'bench')
     .reduce((sum, [, seconds]) => sum + seconds, 0);
   return (served * 1000) / memberObjects;
+}
+
+/**
+ * The reconcile counter (`controller_runtime_reconcile_total{controller}`) of the controller that looks at each
+ * object of `kind`: the type's sync controller, or the native front end's binding controller. KubeFed has none.
+ */
+export function reconcileCounter(
+  sys: Pick<SystemUnderTest, 'id' | 'frontEnd'>,
+  kind: Pick<BenchKind, 'fedKind'>,
+): string | undefined {
+  if (sys.id === 'kubefed') return undefined;
+  return sys.frontEnd === 'native' ? 'policy-binding' : kind.fedKind.toLowerCase();
+}
+
+export async function metric(
+  url: string,
+  name: string,
+  labels: Record<string, string> = {},
+): Promise<number | undefined> {
+  try {
+    const text = await (await fetch(url, { signal: AbortSignal.timeout(5000) })).text();
+    return value(parsePrometheusText(text), name, labels);
+  } catch {
+    return undefined;
+  }
 }

@@ -8,7 +8,6 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { CoreTypes, type KubeClient, type KubeObject } from '../src/kube/client/index.ts';
 import { startFederation } from '../src/testing/federation.ts';
-import { parsePrometheusText, value } from '../src/testing/prometheus.ts';
 import { sleep } from '../src/util/backoff.ts';
 import {
   applyUserObjects,
@@ -35,9 +34,11 @@ import {
   countsBetween,
   cpuMsPerMemberObject,
   MemberTracker,
+  metric,
   PERIODIC_MEMBER_WRITE,
   pidsWithArg,
   procSample,
+  reconcileCounter,
   scrapeWrites,
   scrapeWritesByVerb,
   total,
@@ -113,28 +114,6 @@ function writesSince(
       ),
     ),
   };
-}
-
-/** The controller's reconcile counter that says it has looked at every object again after a (re)start. */
-function reconcileCounter(
-  sys: SystemUnderTest,
-  kind: (typeof KINDS)[keyof typeof KINDS],
-): string | undefined {
-  if (sys.id === 'kubefed') return undefined;
-  return sys.frontEnd === 'native' ? 'policy-binding' : kind.fedKind.toLowerCase();
-}
-
-async function metric(
-  url: string,
-  name: string,
-  labels: Record<string, string> = {},
-): Promise<number | undefined> {
-  try {
-    const text = await (await fetch(url, { signal: AbortSignal.timeout(5000) })).text();
-    return value(parsePrometheusText(text), name, labels);
-  } catch {
-    return undefined;
-  }
 }
 
 /**

@@ -256,6 +256,12 @@ export function renderReport(r: BenchReport, command?: string): string {
         ratios: true,
       },
       {
+        label: `Cold propagation, ${k.fedKind}: reconciles per object (sync controller; native: binding controller)`,
+        value: (s) => t(s)?.reconcilesPerObject,
+        digits: 2,
+        ratios: true,
+      },
+      {
         label: `Cold propagation, ${k.fedKind}: member writes per member object`,
         value: (s) => t(s)?.memberWritesPerMemberObject,
         digits: 2,
