@@ -716,7 +716,8 @@ async function measureSystem(bench: Bench, sys: SystemUnderTest): Promise<System
         reconciles: async () => {
           const counter = reconcileCounter(sys, kind);
           if (counter === undefined) return undefined;
-          return metric(metricsUrl, 'controller_runtime_reconcile_total', { controller: counter });
+          // Before the first object of its kind the counter has no series yet: 0.
+          return metric(metricsUrl, 'controller_runtime_reconcile_total', { controller: counter }, 0);
         },
         tracker: trackers.get(kind.id) as MemberTracker,
         ns,

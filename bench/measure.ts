@@ -279,10 +279,12 @@ export async function metric(
   url: string,
   name: string,
   labels: Record<string, string> = {},
+  /** The value of a series not exported yet (a counter nothing has counted): undefined unless given. */
+  absent?: number,
 ): Promise<number | undefined> {
   try {
     const text = await (await fetch(url, { signal: AbortSignal.timeout(5000) })).text();
-    return value(parsePrometheusText(text), name, labels);
+    return value(parsePrometheusText(text), name, labels) ?? absent;
   } catch {
     return undefined;
   }
