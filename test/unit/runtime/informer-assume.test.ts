@@ -2,9 +2,10 @@ import assert from 'node:assert/strict';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
-import { CoreTypes, KubeClient, type KubeObject } from '../../../src/kube/client/index.ts';
+import { CoreTypes, type KubeObject } from '../../../src/kube/client/index.ts';
 import { Informer } from '../../../src/runtime/informer/index.ts';
 import { waitFor } from '../../../src/testing/ports.ts';
+import { loopbackClient } from './loopback-client.ts';
 
 /**
  * A loopback server whose watch sends events only when the test says so, to pin down Informer.assume
@@ -47,69 +48,10 @@ after(() => {
   server.close();
 });
 
-test("assume shows the process's own writes at once, only over what they replaced, and their watch events report nothing", async () => {
-  const client = new KubeClient(
-    {
-      contextName: 'fake',
-      clusterName: 'fake',
-      userName: 'fake',
-      server: base,
-      insecureSkipTLSVerify: false,
-    },
-    { name: 'fake' },
-  );
-  const inf = new Informer({ client, type: CoreTypes.configMaps, namespace: 'default' });
-  const events: string[] = [];
-  inf.addHandlers({
-    onAdd: (o) => events.push(`add ${o.metadata.name} ${o.metadata.resourceVersion}`),
-    onUpdate: (_o, n) => events.push(`update ${n.metadata.name} ${n.metadata.resourceVersion}`),
-  });
-  assert.equal(inf.assume(cm('a', '6', '2'), '5'), false, 'nothing is assumed before the first list');
-  inf.start();
-  try {
-    await inf.waitForSync();
-    await waitFor('the watch to open', async () => watch !== undefined, { timeoutMs: 5000 });
-    events.length = 0;
-
-    // An update of what the cache holds, and a create of what it does not: both visible at once.
-    assert.equal(inf.assume(cm('a', '6', '2'), '5'), true);
-    assert.equal(inf.assume(cm('b', '7', '1'), undefined), true);
-    assert.equal(inf.store.get('default/a')?.metadata.resourceVersion, '6');
-    assert.equal(inf.store.get('default/b')?.metadata.resourceVersion, '7');
-    // A write based on a version the cache no longer holds is not assumed.
-    assert.equal(inf.assume(cm('a', '8', 'stale'), '5'), false);
-    assert.equal(inf.assume(cm('b', '9', 'again'), undefined), false);
-    assert.equal(inf.store.get('default/a')?.metadata.resourceVersion, '6');
-
-    const send = (type: string, obj: KubeObject) =>
-      watch?.write(`${JSON.stringify({ type, object: obj })}\n`);
-    // The watch events of the assumed writes change nothing cached, so no handler hears of them …
-    send('MODIFIED', cm('a', '6', '2'));
-    send('ADDED', cm('b', '7', '1'));
-    // … while someone else's later change is reported as usual.
-    send('MODIFIED', cm('a', '10', '3'));
-    await waitFor('the foreign update', async () => events.includes('update a 10'), { timeoutMs: 5000 });
-    assert.deepEqual(events, ['update a 10']);
-    assert.equal((inf.store.get('default/a')?.data as Record<string, string> | undefined)?.value, '3');
-  } finally {
-    await inf.stop();
-    await client.close();
-  }
-});
-
 /** A started informer over the loopback server (list: `a` at resourceVersion 5), what its handlers heard, and a way to send watch events. */
-async function startInformer() {
+async function startInformer(beforeStart?: (inf: Informer) => void) {
   watch = undefined;
-  const client = new KubeClient(
-    {
-      contextName: 'fake',
-      clusterName: 'fake',
-      userName: 'fake',
-      server: base,
-      insecureSkipTLSVerify: false,
-    },
-    { name: 'fake' },
-  );
+  const client = loopbackClient(base);
   const inf = new Informer({ client, type: CoreTypes.configMaps, namespace: 'default' });
   const events: string[] = [];
   inf.addHandlers({
@@ -117,6 +59,7 @@ async function startInformer() {
     onUpdate: (_o, n) => events.push(`update ${n.metadata.name} ${n.metadata.resourceVersion}`),
     onDelete: (o) => events.push(`delete ${o.metadata.name}`),
   });
+  beforeStart?.(inf);
   inf.start();
   await inf.waitForSync();
   await waitFor('the watch to open', async () => watch !== undefined, { timeoutMs: 5000 });
@@ -151,6 +94,34 @@ function pendingWrite<T>() {
 }
 
 const rvOf = (inf: Informer, key: string) => inf.store.get(key)?.metadata.resourceVersion;
+
+test("assume shows the process's own writes at once, only over what they replaced, and their watch events report nothing", async () => {
+  const { inf, events, send, flush, stop } = await startInformer((i) =>
+    assert.equal(i.assume(cm('a', '6', '2'), '5'), false, 'nothing is assumed before the first list'),
+  );
+  try {
+    // An update of what the cache holds, and a create of what it does not: both visible at once.
+    assert.equal(inf.assume(cm('a', '6', '2'), '5'), true);
+    assert.equal(inf.assume(cm('b', '7', '1'), undefined), true);
+    assert.equal(rvOf(inf, 'default/a'), '6');
+    assert.equal(rvOf(inf, 'default/b'), '7');
+    // A write based on a version the cache no longer holds is not assumed.
+    assert.equal(inf.assume(cm('a', '8', 'stale'), '5'), false);
+    assert.equal(inf.assume(cm('b', '9', 'again'), undefined), false);
+    assert.equal(rvOf(inf, 'default/a'), '6');
+
+    // The watch events of the assumed writes change nothing cached, so no handler hears of them …
+    send('MODIFIED', cm('a', '6', '2'));
+    send('ADDED', cm('b', '7', '1'));
+    // … while someone else's later change is reported as usual.
+    send('MODIFIED', cm('a', '10', '3'));
+    await flush();
+    assert.deepEqual(events, ['update a 10']);
+    assert.equal((inf.store.get('default/a')?.data as Record<string, string> | undefined)?.value, '3');
+  } finally {
+    await stop();
+  }
+});
 
 test("ownWrite: a watch event that beats the response is the write's own, and no handler hears of it", async () => {
   const { inf, events, send, flush, stop } = await startInformer();

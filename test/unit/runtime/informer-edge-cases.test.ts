@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
-import { CoreTypes, KubeClient } from '../../../src/kube/client/index.ts';
+import { CoreTypes } from '../../../src/kube/client/index.ts';
 import { Informer } from '../../../src/runtime/informer/index.ts';
+import { loopbackClient } from './loopback-client.ts';
 
 /**
  * A narrow fake API server for what a real one will not do on demand: answer a watch with 410 Gone, and
@@ -66,16 +67,7 @@ after(async () => {
 });
 
 test('410 Gone relists (deleting what vanished); a silent watch is re-opened from the same resourceVersion', async () => {
-  const client = new KubeClient(
-    {
-      contextName: 'fake',
-      clusterName: 'fake',
-      userName: 'fake',
-      server: base,
-      insecureSkipTLSVerify: false,
-    },
-    { name: 'fake' },
-  );
+  const client = loopbackClient(base);
   const events: string[] = [];
   const inf = new Informer({ client, type: CoreTypes.configMaps, namespace: 'default', inactivityMs: 300 });
   inf.addHandlers({
