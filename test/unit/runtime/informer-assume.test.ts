@@ -170,14 +170,17 @@ test('ownWrite: a change by someone else while the write is in flight is reporte
     assert.deepEqual(events, ['update a 7']);
     // A write that writes nothing (`written` says undefined) releases what it held the same way.
     events.length = 0;
+    const unchanged = pendingWrite<string>();
     const nothing = inf.ownWrite(
       'default/a',
-      async () => 'unchanged',
+      () => unchanged.promise,
       () => undefined,
     );
     send('DELETED', cm('a', '8', 'theirs'));
-    await nothing;
     await flush();
+    assert.deepEqual(events, [], 'held while the write is in flight');
+    unchanged.resolve('unchanged');
+    await nothing;
     assert.deepEqual(events, ['delete a']);
   } finally {
     await stop();
