@@ -53,6 +53,19 @@ async function openWatches(member: KubeClient, resource: string): Promise<number
   );
 }
 
+/** In-process member caches of the federation's registered members, once cluster1 is ready. */
+async function withMembers(host: KubeClient, use: (members: Members) => Promise<void>): Promise<void> {
+  const members = new Members({ host, namespace: NS });
+  members.start();
+  try {
+    await members.waitForSync();
+    await eventually('cluster1 ready', async () => members.registry.isReady('cluster1'), Boolean);
+    await use(members);
+  } finally {
+    await members.stop();
+  }
+}
+
 describe('shared member caches: one member watch per cluster × type × selector', () => {
   let fed: Federation;
   let host: KubeClient;
@@ -165,11 +178,7 @@ describe('shared member caches: one member watch per cluster × type × selector
   });
 
   test('a reader is not told of its own writes; the other readers of the cache are', async () => {
-    const members = new Members({ host, namespace: NS });
-    members.start();
-    try {
-      await members.waitForSync();
-      await eventually('cluster1 ready', async () => members.registry.isReady('cluster1'), Boolean);
+    await withMembers(host, async (members) => {
       const spec = { type: PodTemplates, namespace: NSX, labelSelector: 'test=own' };
       const heard = { writer: [] as string[], other: [] as string[] };
       const listen = (who: keyof typeof heard) => ({
@@ -220,17 +229,11 @@ describe('shared member caches: one member watch per cluster × type × selector
       );
       assert.deepEqual(heard.other, [rv, rv2]);
       await Promise.all([writer.close(), other.close()]);
-    } finally {
-      await members.stop();
-    }
+    });
   });
 
   test('readers of one spec share its informers, which stop when the last reader closes', async () => {
-    const members = new Members({ host, namespace: NS });
-    members.start();
-    try {
-      await members.waitForSync();
-      await eventually('cluster1 ready', async () => members.registry.isReady('cluster1'), Boolean);
+    await withMembers(host, async (members) => {
       const caches = members.caches;
       const spec = (selector: string) => ({ type: PodTemplates, namespace: NSX, labelSelector: selector });
       const watches = async () => (await openWatches(member, 'podtemplates')) - (baseline.podtemplates ?? 0);
@@ -256,8 +259,6 @@ describe('shared member caches: one member watch per cluster × type × selector
       await a2?.close();
       assert.equal(caches.size, 0);
       await eventually('no reader left: no watch', watches, (n) => n === 0);
-    } finally {
-      await members.stop();
-    }
+    });
   });
 });
