@@ -31,9 +31,8 @@ export type StatusWrite<T> =
   /** The status was already what it should be. */
   | { readonly kind: 'unchanged' }
   /**
-   * `replaced` is the resourceVersion of the object the write replaced: with it the caller can put `object`
-   * into its informer's cache at once (`Informer.assume`), so the watch event of its own write does not come
-   * back as a change to reconcile.
+   * `replaced` is the resourceVersion of the object the write replaced: what `Informer.ownWrite` needs to put
+   * `object` into the cache at once, so the watch event of its own write does not come back as a change.
    */
   | { readonly kind: 'written'; readonly object: T; readonly replaced: string | undefined }
   /** The object's spec moved on (generation) meanwhile: the reconcile its change triggers writes the status. */
