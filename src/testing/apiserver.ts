@@ -6,6 +6,7 @@ import type { RestConfig } from '../kube/kubeconfig/index.ts';
 import { binary } from './binaries.ts';
 import { freePort, waitFor } from './ports.ts';
 import { ManagedProcess } from './process.ts';
+import { selfSignedChain } from './self-signed-chain.ts';
 
 export interface ApiServerOptions {
   name: string;
@@ -137,11 +138,14 @@ export class ApiServer {
       'the apiserver certificate',
       async () => {
         if (!proc.running) throw new Error(`kube-apiserver ${this.name} exited:\n${proc.tail()}`);
-        return existsSync(this.certFile);
+        // The file exists before it is whole; trust it only once it holds the whole chain.
+        this.#caData = existsSync(this.certFile)
+          ? selfSignedChain(readFileSync(this.certFile, 'utf8'))
+          : undefined;
+        return this.#caData !== undefined;
       },
       { timeoutMs: 30_000 },
     );
-    this.#caData = readFileSync(this.certFile);
     const client = this.client({ timeoutMs: 3000 });
     try {
       await waitFor(
