@@ -205,6 +205,19 @@ describe('syncControllerRuns', () => {
     assert.equal(syncControllerRuns(view([clusterRoles], 'Namespaced'), target), false);
   });
 
+  test("an FTC that leaves its target's names to their defaults counts, and the view's FTC is left as it was", () => {
+    const bare = ftc('configmaps', 'ConfigMap');
+    bare.spec.targetType = {
+      version: 'v1',
+      kind: 'ConfigMap',
+      scope: 'Namespaced',
+    } as Ftc['spec']['targetType'];
+    const before = structuredClone(bare);
+    assert.equal(syncControllerRuns(view([namespaces, bare]), cm()), true);
+    // The view is the webhook's informer cache, shared by every admission: the defaults go on a copy.
+    assert.deepEqual(bare, before);
+  });
+
   test('FederatedNamespaces the sync controller skips get nothing: a wrong name, an unfederatable namespace', () => {
     const fedNs = (namespace: string, name: string) => ({
       group: 'types.kubefed.io',
