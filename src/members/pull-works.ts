@@ -78,9 +78,24 @@ export class PullWorks {
     return this.#informer?.store.get(`${cluster}/${name}`);
   }
 
-  /** A write this process just made, before its watch event arrives (Informer.assume). */
-  assumeWritten(work: WorkObject, previousResourceVersion: string | undefined): void {
-    this.#informer?.assume(work, previousResourceVersion);
+  /**
+   * This process's own write of the work `name` of `cluster` (replacing `previousResourceVersion`, undefined
+   * for a create), made through the informer (Informer.ownWrite): the cache has it at once, and its watch
+   * event is told to no listener, whichever arrives first. Nobody needs it: the hub's write changes the
+   * work's spec, and what the member holds is read from the status the agent reports, a change of its own.
+   */
+  ownWrite(
+    cluster: string,
+    name: string,
+    previousResourceVersion: string | undefined,
+    write: () => Promise<WorkObject>,
+  ): Promise<WorkObject> {
+    const informer = this.#informer;
+    if (!informer) return write();
+    return informer.ownWrite(`${cluster}/${name}`, write, (object) => ({
+      object,
+      replaced: previousResourceVersion,
+    }));
   }
 
   addListener(l: PullWorksListener): () => void {

@@ -52,7 +52,7 @@ export interface PullDeletionOutcome {
 /** What the pull path needs of the cluster registry (members/cluster-registry.ts). */
 export interface PullRegistry {
   isReady(name: string): boolean;
-  readonly pullWorks: Pick<PullWorks, 'hasSynced' | 'get' | 'assumeWritten'> & {
+  readonly pullWorks: Pick<PullWorks, 'hasSynced' | 'get' | 'ownWrite'> & {
     readonly hostClient: Pick<KubeClient, 'get' | 'create' | 'update' | 'delete'>;
   };
 }
@@ -276,18 +276,23 @@ export class PullDispatcher {
     const id = `ManifestWork "${mw.metadata.namespace ?? ''}/${mw.metadata.name ?? ''}"`;
     const op = existing ? 'update' : 'create';
     try {
-      const written = existing
-        ? await host.update<WorkObject>(MANIFEST_WORK_TYPE, {
-            ...mw,
-            // Keep what others (the agent's finalizer) put on it.
-            metadata: {
-              ...existing.metadata,
-              labels: { ...(existing.metadata.labels ?? {}), ...mw.metadata.labels },
-              annotations: { ...(existing.metadata.annotations ?? {}), ...mw.metadata.annotations },
-            },
-          })
-        : await host.create<WorkObject>(MANIFEST_WORK_TYPE, mw);
-      works.assumeWritten(written, existing?.metadata.resourceVersion);
+      const written = await works.ownWrite(
+        mw.metadata.namespace ?? '',
+        mw.metadata.name ?? '',
+        existing?.metadata.resourceVersion,
+        () =>
+          existing
+            ? host.update<WorkObject>(MANIFEST_WORK_TYPE, {
+                ...mw,
+                // Keep what others (the agent's finalizer) put on it.
+                metadata: {
+                  ...existing.metadata,
+                  labels: { ...(existing.metadata.labels ?? {}), ...mw.metadata.labels },
+                  annotations: { ...(existing.metadata.annotations ?? {}), ...mw.metadata.annotations },
+                },
+              })
+            : host.create<WorkObject>(MANIFEST_WORK_TYPE, mw),
+      );
       event(
         'Normal',
         existing ? 'UpdateManifestWork' : 'CreateManifestWork',

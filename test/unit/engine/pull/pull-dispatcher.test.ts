@@ -35,7 +35,7 @@ function fakeHub(opts: { ready?: boolean; synced?: boolean } = {}) {
     pullWorks: {
       hasSynced: () => opts.synced ?? true,
       get: (cluster, name) => works.get(key(cluster, name)),
-      assumeWritten: () => {},
+      ownWrite: (_cluster, _name, _rv, write) => write(),
       hostClient: {
         get: async <T extends KubeObject>(_t: unknown, name: string, ns?: string): Promise<T> => {
           const w = works.get(key(ns, name));
