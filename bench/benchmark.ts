@@ -54,6 +54,7 @@ import {
   total,
   writesBetween,
 } from './measure.ts';
+import { medianBy } from './median.ts';
 import type { LeaderElectDurations } from './scale-types.ts';
 import {
   deleteWebhookConfigurations,
@@ -89,6 +90,8 @@ export interface BenchOptions {
   idleSeconds: number;
   updateSamples: number;
   ceilingConcurrency: number[];
+  /** How often each fair ceiling runs; the round with the median CPU per member object is reported. */
+  ceilingRounds: number;
   /** KubeFedConfig spec.syncController.maxConcurrentReconciles for both systems; unset = each one's default. */
   syncWorkers?: number;
   /** --rest-config-qps / --rest-config-burst for both controller managers; unset = each one's default. */
@@ -119,6 +122,7 @@ export const DEFAULT_OPTIONS: Omit<BenchOptions, 'log'> = {
   idleSeconds: 300,
   updateSamples: 30,
   ceilingConcurrency: [8, 32, 128],
+  ceilingRounds: 3,
   timeoutSeconds: 900,
 };
 
@@ -209,10 +213,13 @@ export interface CeilingResult {
    * (kubefed-ts's CRDs, 32 in flight as the systems' burst) concurrently with the N × members member creates at
    * the best member-only concurrency, clocked until both are done.
    */
-  fair?: Throughput & { concurrency: number };
+  fair?: FairCeiling;
   /** The same with N plain objects into the host (the native front end's input). */
-  fairNative?: Throughput & { concurrency: number };
+  fairNative?: FairCeiling;
 }
+
+/** A fair ceiling: the median round (by CPU per member object) of `--ceiling-rounds`, and every round's CPU. */
+export type FairCeiling = Throughput & { concurrency: number; roundsCpuMs?: number[] };
 
 export interface MachineFacts {
   cpus: number;
@@ -501,9 +508,26 @@ async function ceiling(bench: Bench, kind: BenchKind, account: CpuAccount): Prom
       seconds,
       objectsPerSecond,
     })),
-    fair: await fairCeiling(bench, kind, account, ns, best.concurrency, 'federated'),
-    fairNative: await fairCeiling(bench, kind, account, ns, best.concurrency, 'native'),
+    fair: await fairCeilingRounds(bench, kind, account, ns, best.concurrency, 'federated'),
+    fairNative: await fairCeilingRounds(bench, kind, account, ns, best.concurrency, 'native'),
   };
+}
+
+/** `--ceiling-rounds` fair ceilings of one front end; the median round, with every round's CPU beside it. */
+async function fairCeilingRounds(
+  bench: Bench,
+  kind: BenchKind,
+  account: CpuAccount,
+  ns: string,
+  concurrency: number,
+  frontEnd: FrontEnd,
+): Promise<FairCeiling> {
+  const rounds: Array<Throughput & { concurrency: number }> = [];
+  for (let i = 0; i < Math.max(1, bench.opts.ceilingRounds); i++) {
+    rounds.push(await fairCeiling(bench, kind, account, ns, concurrency, frontEnd));
+  }
+  const median = medianBy(rounds, (r) => r.cpuMsPerMemberObject ?? 0);
+  return { ...median, roundsCpuMs: rounds.map((r) => r.cpuMsPerMemberObject ?? 0) };
 }
 
 /**

@@ -43,6 +43,11 @@ const cmd = new Command('bench')
     ),
   )
   .addOption(
+    new Option('--ceiling-rounds <n>', 'rounds of each fair ceiling; the median round counts')
+      .default(DEFAULT_OPTIONS.ceilingRounds)
+      .argParser(parseCount),
+  )
+  .addOption(
     new Option(
       '--sync-workers <n>',
       'KubeFedConfig syncController.maxConcurrentReconciles, for both systems',
@@ -110,6 +115,7 @@ try {
     idleSeconds: o.idle,
     updateSamples: o.updateSamples,
     ceilingConcurrency: parseList(o.ceilingConcurrency).map(parseCount),
+    ceilingRounds: o.ceilingRounds,
     syncWorkers: o.syncWorkers,
     restConfigQps: o.restConfigQps,
     restConfigBurst: o.restConfigBurst,

@@ -508,6 +508,7 @@ export async function runScale(opts: ScaleOptions): Promise<ScaleReport> {
       idleSeconds: 0,
       updateSamples: opts.updateSamples,
       ceilingConcurrency: [],
+      ceilingRounds: 0,
       syncWorkers: opts.syncWorkers,
       timeoutSeconds: opts.timeoutSeconds,
       settleIntervalMs: opts.settleIntervalMs,

@@ -138,6 +138,12 @@ function memberWriteLines(r: BenchReport): string[] {
       ];
 }
 
+/** ` (median of 3 rounds: 1.84, 1.42, 1.70 ms)`, when there was more than one round. */
+function roundsNote(rounds: readonly number[] | undefined): string {
+  if (!rounds || rounds.length < 2) return '';
+  return ` (median of ${rounds.length} rounds: ${rounds.map((r) => num(r, 2)).join(', ')} ms)`;
+}
+
 /**
  * The fair ceilings in words, and kubefed-ts's native front end against its own (plain objects into the host;
  * the table's fair column is the Federated<Kind> one).
@@ -149,7 +155,8 @@ function fairCeilingLines(r: BenchReport): string[] {
     const k = KINDS[c.kind];
     const describe = (t: CeilingResult['fair'], what: string) =>
       t
-        ? `${what}: ${num(t.objectsPerSecond)} member objects/s, ${num(t.cpuMsPerMemberObject, 2)} CPU ms per member object`
+        ? `${what}: ${num(t.objectsPerSecond)} member objects/s, ${num(t.cpuMsPerMemberObject, 2)} CPU ms per member object` +
+          roundsNote(t.roundsCpuMs)
         : undefined;
     const parts = [
       describe(c.fair, `${k.fedKind}s into the host`),
@@ -170,7 +177,7 @@ function fairCeilingLines(r: BenchReport): string[] {
     ? []
     : [
         '',
-        'Fair ceilings (N host objects, 32 in flight, concurrently with the N × members member creates; timed until both are done):',
+        'Fair ceilings (N host objects, 32 in flight, concurrently with the N × members member creates; timed until both are done; the round with the median CPU per member object of `--ceiling-rounds`):',
         '',
         ...lines,
       ];

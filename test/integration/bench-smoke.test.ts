@@ -36,6 +36,7 @@ describe('benchmark smoke run (every system and the ceiling, tiny N)', () => {
       idleSeconds: 2,
       updateSamples: 2,
       ceilingConcurrency: [2, 8],
+      ceilingRounds: 2,
       timeoutSeconds: 180,
       settleIntervalMs: 1000,
       log: (m) => progress.push(`${((Date.now() - started) / 1000).toFixed(1).padStart(6)} s ${m}`),
@@ -114,6 +115,9 @@ describe('benchmark smoke run (every system and the ceiling, tiny N)', () => {
           `${c.kind} ${name}: ${JSON.stringify(fair.memberWrites)}`,
         );
         assert.ok(Number.isFinite(fair.cpuMsPerMemberObject), `${c.kind} ${name}: CPU ms`);
+        // Two rounds ran; the lower middle of two is the cheaper one, reported whole.
+        assert.equal(fair.roundsCpuMs?.length, 2, `${c.kind} ${name}: rounds`);
+        assert.equal(fair.cpuMsPerMemberObject, Math.min(...(fair.roundsCpuMs ?? [])), `${c.kind} ${name}`);
       }
     }
 
