@@ -508,24 +508,39 @@ async function ceiling(bench: Bench, kind: BenchKind, account: CpuAccount): Prom
       seconds,
       objectsPerSecond,
     })),
-    fair: await fairCeilingRounds(bench, kind, account, ns, best.concurrency, 'federated'),
-    fairNative: await fairCeilingRounds(bench, kind, account, ns, best.concurrency, 'native'),
+    fair: await fairCeilingRounds({
+      bench,
+      kind,
+      account,
+      ns,
+      concurrency: best.concurrency,
+      frontEnd: 'federated',
+    }),
+    fairNative: await fairCeilingRounds({
+      bench,
+      kind,
+      account,
+      ns,
+      concurrency: best.concurrency,
+      frontEnd: 'native',
+    }),
   };
 }
 
+/** One fair ceiling to run: the front end's host objects, at the best member-only `concurrency`. */
+interface FairCeilingRun {
+  bench: Bench;
+  kind: BenchKind;
+  account: CpuAccount;
+  ns: string;
+  concurrency: number;
+  frontEnd: FrontEnd;
+}
+
 /** `--ceiling-rounds` fair ceilings of one front end; the median round, with every round's CPU beside it. */
-async function fairCeilingRounds(
-  bench: Bench,
-  kind: BenchKind,
-  account: CpuAccount,
-  ns: string,
-  concurrency: number,
-  frontEnd: FrontEnd,
-): Promise<FairCeiling> {
+async function fairCeilingRounds(run: FairCeilingRun): Promise<FairCeiling> {
   const rounds: Array<Throughput & { concurrency: number }> = [];
-  for (let i = 0; i < Math.max(1, bench.opts.ceilingRounds); i++) {
-    rounds.push(await fairCeiling(bench, kind, account, ns, concurrency, frontEnd));
-  }
+  for (let i = 0; i < Math.max(1, run.bench.opts.ceilingRounds); i++) rounds.push(await fairCeiling(run));
   const median = medianBy(rounds, (r) => r.cpuMsPerMemberObject ?? 0);
   return { ...median, roundsCpuMs: rounds.map((r) => r.cpuMsPerMemberObject ?? 0) };
 }
@@ -535,14 +550,14 @@ async function fairCeilingRounds(
  * systems' burst, concurrently with the N × members member creates at `concurrency` per member; timed until both
  * are done, with the writes each apiserver counted (one per object in the host, one per member object).
  */
-async function fairCeiling(
-  bench: Bench,
-  kind: BenchKind,
-  account: CpuAccount,
-  ns: string,
-  concurrency: number,
-  frontEnd: FrontEnd,
-): Promise<Throughput & { concurrency: number }> {
+async function fairCeiling({
+  bench,
+  kind,
+  account,
+  ns,
+  concurrency,
+  frontEnd,
+}: FairCeilingRun): Promise<Throughput & { concurrency: number }> {
   const { opts, host, members } = bench;
   const clusters = members.map((m) => m.name);
   const expected = opts.objects * members.length;
