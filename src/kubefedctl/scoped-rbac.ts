@@ -61,7 +61,7 @@ export function propagatedTargets(
     // The same selection as the FTC controller (ftcControlPlan): enabled, and in a namespaced control plane
     // namespaced targets only.
     if (raw.spec.propagation !== 'Enabled') continue;
-    const ftc = applyFtcDefaults(structuredClone(raw) as FtcLike & FederatedTypeConfig);
+    const ftc = applyFtcDefaults(raw as FtcLike & FederatedTypeConfig);
     const t = ftc.spec.targetType;
     const namespaced = t.scope === 'Namespaced';
     if (controlPlaneScope === 'Namespaced' && !namespaced) continue;

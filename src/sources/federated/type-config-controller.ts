@@ -180,6 +180,7 @@ export class FederatedTypeConfigController implements Runnable {
       await this.#stopController(name);
       return ok();
     }
+    // A copy of its own: the reconcile sets its metadata and hands it to the sync controller it starts.
     const ftc = applyFtcDefaults(structuredClone(cached));
     const plan = ftcControlPlan({
       ftc,

@@ -100,14 +100,17 @@ describe('applyFtcDefaults', () => {
     const f = ftc({ name: 'deployments.apps' });
     f.spec.targetType.pluralName = '';
     f.spec.targetType.group = '';
-    applyFtcDefaults(f);
-    assert.equal(f.spec.targetType.pluralName, 'deployments');
-    assert.equal(f.spec.targetType.group, 'apps');
+    const before = structuredClone(f);
+    const defaulted = applyFtcDefaults(f);
+    assert.equal(defaulted.spec.targetType.pluralName, 'deployments');
+    assert.equal(defaulted.spec.targetType.group, 'apps');
+    // The input (an informer's cached object) is left as it was.
+    assert.deepEqual(f, before);
     const core = ftc({ name: 'configmaps' });
     core.spec.targetType.pluralName = '';
     core.spec.targetType.group = undefined;
-    applyFtcDefaults(core);
-    assert.equal(core.spec.targetType.pluralName, 'configmaps');
-    assert.equal(core.spec.targetType.group, '');
+    const coreDefaulted = applyFtcDefaults(core);
+    assert.equal(coreDefaulted.spec.targetType.pluralName, 'configmaps');
+    assert.equal(coreDefaulted.spec.targetType.group, '');
   });
 });
