@@ -29,6 +29,7 @@ import {
   withQuery,
 } from '../src/kube/client/index.ts';
 import { MANAGED_LABEL } from '../src/propagation/constants.ts';
+import { bindingName } from '../src/sources/policy/binding-name.ts';
 import { BindingTypes } from '../src/sources/policy/bindings.ts';
 import { PolicyTypes } from '../src/sources/policy/policies.ts';
 import { type Federation, startFederation } from '../src/testing/federation.ts';
@@ -92,6 +93,11 @@ export interface BenchOptions {
   ceilingConcurrency: number[];
   /** How often each fair ceiling runs; the round with the median CPU per member object is reported. */
   ceilingRounds: number;
+  /**
+   * How often each system's cold burst runs per kind (the objects deleted and every copy gone between rounds);
+   * the round with the median CPU per member object is reported, as for the fair ceilings. Unset: 1.
+   */
+  rounds?: number;
   /** KubeFedConfig spec.syncController.maxConcurrentReconciles for both systems; unset = each one's default. */
   syncWorkers?: number;
   /** --rest-config-qps / --rest-config-burst for both controller managers; unset = each one's default. */
@@ -123,6 +129,7 @@ export const DEFAULT_OPTIONS: Omit<BenchOptions, 'log'> = {
   updateSamples: 30,
   ceilingConcurrency: [8, 32, 128],
   ceilingRounds: 3,
+  rounds: 3,
   timeoutSeconds: 900,
 };
 
@@ -172,6 +179,10 @@ export interface Throughput {
    * reason (`ConfigMap ApplyPolicySucceed`), read from the host after it settled.
    */
   hostEvents?: Record<string, number>;
+  /** With more than one round (`--ceiling-rounds`, `--rounds`): every round's cpuMsPerMemberObject, in order. */
+  roundsCpuMs?: number[];
+  /** Every round's objectsPerSecond, in order (systems' rounds). */
+  roundsObjectsPerSecond?: number[];
 }
 
 export interface Latency {
@@ -219,7 +230,7 @@ export interface CeilingResult {
 }
 
 /** A fair ceiling: the median round (by CPU per member object) of `--ceiling-rounds`, and every round's CPU. */
-export type FairCeiling = Throughput & { concurrency: number; roundsCpuMs?: number[] };
+export type FairCeiling = Throughput & { concurrency: number };
 
 export interface MachineFacts {
   cpus: number;
@@ -542,7 +553,11 @@ async function fairCeilingRounds(run: FairCeilingRun): Promise<FairCeiling> {
   const rounds: Array<Throughput & { concurrency: number }> = [];
   for (let i = 0; i < Math.max(1, run.bench.opts.ceilingRounds); i++) rounds.push(await fairCeiling(run));
   const median = medianBy(rounds, (r) => r.cpuMsPerMemberObject ?? 0);
-  return { ...median, roundsCpuMs: rounds.map((r) => r.cpuMsPerMemberObject ?? 0) };
+  return {
+    ...median,
+    roundsCpuMs: rounds.map((r) => r.cpuMsPerMemberObject ?? 0),
+    roundsObjectsPerSecond: rounds.map((r) => r.objectsPerSecond),
+  };
 }
 
 /**
@@ -750,7 +765,7 @@ async function measureSystem(bench: Bench, sys: SystemUnderTest): Promise<System
     const cold: SystemResult['cold'] = {};
     const metricsUrl = controller.metricsUrl;
     for (const kind of kinds)
-      cold[kind.id] = await coldPropagation(bench, {
+      cold[kind.id] = await coldRounds(bench, {
         kind,
         reconciles: async () => {
           const counter = reconcileCounter(sys, kind);
@@ -875,29 +890,85 @@ export async function ready(bench: Bench, ns: string, frontEnd: FrontEnd): Promi
   return true;
 }
 
+/** One system's cold burst of one kind. */
+interface ColdPhase {
+  kind: BenchKind;
+  tracker: MemberTracker;
+  ns: string;
+  account: CpuAccount;
+  frontEnd: FrontEnd;
+  /** The controller's reconcile counter for this kind, if it has one. */
+  reconciles(): Promise<number | undefined>;
+  log(m: string): void;
+}
+
+/** The burst's own objects (`cm-00042`), not the latency probe. */
+function burstNames(kind: BenchKind): (name: string) => boolean {
+  const prefix = `${objectName(kind, 0).split('-')[0] as string}-`;
+  return (n) => n.startsWith(prefix);
+}
+
+/**
+ * `--rounds` cold bursts of one kind, the objects deleted and every copy gone between them, and the round with
+ * the median CPU per member object reported whole, with every round's CPU and rate beside it: one burst's CPU
+ * varied by a quarter between runs of one afternoon, as single fair-ceiling rounds did.
+ */
+async function coldRounds(bench: Bench, phase: ColdPhase): Promise<Throughput> {
+  const n = Math.max(1, bench.opts.rounds ?? 1);
+  const rounds: Throughput[] = [];
+  for (let i = 0; i < n; i++) {
+    if (i > 0) await removeBurst(bench, phase);
+    rounds.push(await coldPropagation(bench, phase));
+  }
+  if (n === 1) return rounds[0] as Throughput;
+  return {
+    ...medianBy(rounds, (r) => r.cpuMsPerMemberObject ?? 0),
+    roundsCpuMs: rounds.map((r) => r.cpuMsPerMemberObject ?? 0),
+    roundsObjectsPerSecond: rounds.map((r) => r.objectsPerSecond),
+  };
+}
+
+/**
+ * Deletes one burst's host objects as a user would and waits until the system has removed every copy from the
+ * members and its own host objects are gone; then until the host settled. The latency probe stays. The
+ * benchmark's host runs no garbage collector, so the native front end's bindings (owned by their templates)
+ * are deleted here too, by name; their finalizer still makes the binding controller remove the copies.
+ */
+async function removeBurst(bench: Bench, phase: ColdPhase): Promise<void> {
+  const { opts, host, timeoutMs } = bench;
+  const { kind, tracker, ns, frontEnd, log } = phase;
+  const names = Array.from({ length: opts.objects }, (_, i) => objectName(kind, i));
+  const ours = burstNames(kind);
+  // A template's binding is `<name>-<kind>` (bindingName), so the burst's bindings share its prefix too.
+  const hostTypes = frontEnd === 'native' ? [kind.target, BindingTypes.ResourceBinding] : [kind.fedType];
+  const nameIn = (t: ResourceType, name: string) =>
+    t === BindingTypes.ResourceBinding ? bindingName(kind.target.kind ?? '', name) : name;
+  for (const t of hostTypes)
+    await pool(names, 32, (name) => ignoreNotFound(host.delete(t, nameIn(t, name), { namespace: ns })));
+  await tracker.until(`${kind.id} gone from the members`, () => tracker.count(ours) === 0, timeoutMs);
+  for (const t of hostTypes)
+    await waitUntil(
+      `the burst's ${t.plural} gone from the host`,
+      async () => !(await host.listAll(t, { namespace: ns })).items.some((o) => ours(o.metadata.name ?? '')),
+      timeoutMs,
+    );
+  log(`${kind.id}: the burst's objects deleted, every copy gone`);
+  await settle(host, frontEnd, log, Math.min(timeoutMs, 180_000), {
+    intervalMs: opts.settleIntervalMs,
+    everything: true,
+  });
+}
+
 /**
  * N objects of one kind created in one burst (32 in flight) — Federated<Kind>s, or plain objects the policy
  * selects — timed until every member has them all; then the host writes they cost, once the host settled.
  */
-async function coldPropagation(
-  bench: Bench,
-  phase: {
-    kind: BenchKind;
-    tracker: MemberTracker;
-    ns: string;
-    account: CpuAccount;
-    frontEnd: FrontEnd;
-    /** The controller's reconcile counter for this kind, if it has one. */
-    reconciles(): Promise<number | undefined>;
-    log(m: string): void;
-  },
-): Promise<Throughput> {
+async function coldPropagation(bench: Bench, phase: ColdPhase): Promise<Throughput> {
   const { opts, host } = bench;
   const { kind, tracker, ns, account, frontEnd, log } = phase;
   const clusterNames = bench.members.map((m) => m.name);
   const expected = opts.objects * bench.members.length;
-  const prefix = objectName(kind, 0).split('-')[0] as string;
-  const ours = (n: string) => n.startsWith(`${prefix}-`);
+  const ours = burstNames(kind);
   // The start-up tail (FederatedTypeConfig status, the probe's status) is not this burst's.
   await settle(host, frontEnd, log, Math.min(bench.timeoutMs, 180_000), {
     intervalMs: bench.opts.settleIntervalMs,

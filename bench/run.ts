@@ -49,6 +49,14 @@ const cmd = new Command('bench')
   )
   .addOption(
     new Option(
+      '--rounds <n>',
+      'cold bursts per system and kind (objects deleted between them); the median round counts',
+    )
+      .default(DEFAULT_OPTIONS.rounds)
+      .argParser(parseCount),
+  )
+  .addOption(
+    new Option(
       '--sync-workers <n>',
       'KubeFedConfig syncController.maxConcurrentReconciles, for both systems',
     ).argParser(parseCount),
@@ -116,6 +124,7 @@ try {
     updateSamples: o.updateSamples,
     ceilingConcurrency: parseList(o.ceilingConcurrency).map(parseCount),
     ceilingRounds: o.ceilingRounds,
+    rounds: o.rounds,
     syncWorkers: o.syncWorkers,
     restConfigQps: o.restConfigQps,
     restConfigBurst: o.restConfigBurst,

@@ -138,6 +138,34 @@ function memberWriteLines(r: BenchReport): string[] {
       ];
 }
 
+/**
+ * Each system's cold bursts when it ran more than one per kind (`--rounds`): every round's CPU and rate, in
+ * order; the table holds the round with the median CPU, whole.
+ */
+function roundLines(r: BenchReport): string[] {
+  const lines: string[] = [];
+  for (const kind of r.options.kinds) {
+    for (const s of r.systems) {
+      const cold = s.cold[kind];
+      const cpu = cold?.roundsCpuMs;
+      if (!cold || !cpu || cpu.length < 2) continue;
+      const rates = (cold.roundsObjectsPerSecond ?? []).map((x) => num(x)).join(', ');
+      lines.push(
+        `- ${s.label}, ${KINDS[kind].target.kind}s: ${cpu.map((x) => num(x, 2)).join(', ')} CPU ms per member object; ` +
+          `${rates || DASH} member objects/s`,
+      );
+    }
+  }
+  return lines.length === 0
+    ? []
+    : [
+        '',
+        'Cold propagation rounds (each system and kind, in order; the table holds the round with the median CPU per member object, whole):',
+        '',
+        ...lines,
+      ];
+}
+
 /** ` (median of 3 rounds: 1.84, 1.42, 1.70 ms)`, when there was more than one round. */
 function roundsNote(rounds: readonly number[] | undefined): string {
   if (!rounds || rounds.length < 2) return '';
@@ -370,6 +398,7 @@ export function renderReport(r: BenchReport, command?: string): string {
     '',
     `Ceiling (members only) concurrencies tried: ${tried || DASH}.`,
     ...fairCeilingLines(r),
+    ...roundLines(r),
     ...hostWriteLines(r),
     ...memberWriteLines(r),
   );

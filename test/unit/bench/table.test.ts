@@ -323,4 +323,29 @@ describe('benchmark table: per member object', () => {
       /^- ConfigMaps \(concurrency 8\/member\): FederatedConfigMaps into the host: 600 member objects\/s, 2\.00 CPU ms per member object \(median of 3 rounds: 2\.40, 2\.00, 1\.60 ms\); plain ConfigMaps into the host: 500 member objects\/s, 2\.50 CPU ms per member object; kubefed-ts native ÷ this: member objects\/s 0\.20×, CPU ms per member object 4\.00×$/m,
     );
   });
+
+  test("each system's cold rounds are listed in order, and only when it ran more than one", () => {
+    const s = system('kubefed-ts', 'kubefed-ts', 200, 150);
+    const cold = s.cold.configmaps;
+    assert.ok(cold);
+    const rounds: SystemResult = {
+      ...s,
+      cold: {
+        configmaps: {
+          ...cold,
+          cpuMsPerMemberObject: 5,
+          roundsCpuMs: [5.5, 5, 4.25],
+          roundsObjectsPerSecond: [180, 200, 230],
+        },
+      },
+    };
+    const single = system('kubefed', 'KubeFed v0.10.0', 50, 300);
+    const table = renderReport(report([rounds, single]));
+    assert.match(
+      table,
+      /^- kubefed-ts, ConfigMaps: 5\.50, 5\.00, 4\.25 CPU ms per member object; 180, 200, 230 member objects\/s$/m,
+    );
+    assert.doesNotMatch(table, /^- KubeFed v0\.10\.0, ConfigMaps: .* CPU ms per member object;/m);
+    assert.doesNotMatch(renderReport(report([s, single])), /Cold propagation rounds/);
+  });
 });
