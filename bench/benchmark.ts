@@ -29,6 +29,7 @@ import {
   withQuery,
 } from '../src/kube/client/index.ts';
 import { MANAGED_LABEL } from '../src/propagation/constants.ts';
+import { propagatedVersionName } from '../src/sources/federated/version-store.ts';
 import { bindingName } from '../src/sources/policy/binding-name.ts';
 import { BindingTypes } from '../src/sources/policy/bindings.ts';
 import { PolicyTypes } from '../src/sources/policy/policies.ts';
@@ -953,13 +954,13 @@ async function removeBurst(bench: Bench, phase: ColdPhase): Promise<void> {
       async () => !(await host.listAll(t, { namespace: ns })).items.some((o) => ours(o.metadata.name ?? '')),
       timeoutMs,
     );
-  // KubeFed's PropagatedVersions (`<kind>-<name>`), owned by their federated objects, go once they are gone,
+  // KubeFed's PropagatedVersions, owned by their federated objects, go once they are gone,
   // as the garbage collector would take them: with them left behind, KubeFed's next rounds ran at a third of its
   // rate. kubefed-ts records versions in status by default (404s here).
   if (frontEnd !== 'native')
     await pool(names, 32, (name) =>
       ignoreNotFound(
-        host.delete(PropagatedVersionType, `${(kind.target.kind ?? '').toLowerCase()}-${name}`, {
+        host.delete(PropagatedVersionType, propagatedVersionName(kind.target.kind ?? '', name), {
           namespace: ns,
         }),
       ),

@@ -69,6 +69,18 @@ export interface VersionOwner {
   uid: string;
 }
 
+/**
+ * The PropagatedVersion of a federated object whose target kind is `targetKind` (kubefed
+ * pkg/controller/util/propagatedversion.go, PropagatedVersionName and PropagatedVersionPrefix).
+ */
+export function propagatedVersionName(targetKind: string, objectName: string): string {
+  return `${propagatedVersionPrefix(targetKind)}${objectName}`;
+}
+
+function propagatedVersionPrefix(targetKind: string): string {
+  return `${targetKind.toLowerCase()}-`;
+}
+
 /** `status.propagatedVersion` if it has the PropagatedVersion status shape (a pruned or hand-edited one has not). */
 export function propagatedVersionOf(value: unknown): PropagatedVersionStatus | undefined {
   if (!isPlainObject(value)) return undefined;
@@ -141,7 +153,7 @@ export class VersionStore {
     this.#client = opts.client;
     this.#type = opts.namespaced ? PropagatedVersionType : ClusterPropagatedVersionType;
     this.#kind = opts.namespaced ? PROPAGATED_VERSION_KIND : CLUSTER_PROPAGATED_VERSION_KIND;
-    this.#prefix = `${opts.targetKind.toLowerCase()}-`;
+    this.#prefix = propagatedVersionPrefix(opts.targetKind);
     this.#namespace = opts.namespaced ? opts.namespace : undefined;
     this.#backend = opts.backend ?? 'status';
     this.#log = (opts.logger ?? silentLogger).child({ versions: this.#prefix });

@@ -8,6 +8,7 @@ import {
   templateHash,
 } from '../../../../src/propagation/versions.ts';
 import {
+  propagatedVersionName,
   propagatedVersionOf,
   seedVersions,
   type VersionBackend,
@@ -247,6 +248,13 @@ describe('VersionStore, objects backend (--propagated-versions=true): Propagated
     await store.load();
     const round = store.round(owner, spec, { propagatedVersion: pv({ c1: 'rv:5' }) });
     assert.deepEqual([...round.recorded], [['c1', 'rv:9']]);
+  });
+});
+
+describe('propagatedVersionName', () => {
+  test("KubeFed's name: the target kind lower-cased, a dash, the object's name", () => {
+    assert.equal(propagatedVersionName('ConfigMap', 'cm-00001'), 'configmap-cm-00001');
+    assert.equal(propagatedVersionName('Deployment', 'web'), 'deployment-web');
   });
 });
 
