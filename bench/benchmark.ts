@@ -56,7 +56,7 @@ import {
   total,
   writesBetween,
 } from './measure.ts';
-import { medianBy } from './median.ts';
+import { medianRound } from './median.ts';
 import type { LeaderElectDurations } from './scale-types.ts';
 import {
   deleteWebhookConfigurations,
@@ -553,12 +553,7 @@ interface FairCeilingRun {
 async function fairCeilingRounds(run: FairCeilingRun): Promise<FairCeiling> {
   const rounds: Array<Throughput & { concurrency: number }> = [];
   for (let i = 0; i < Math.max(1, run.bench.opts.ceilingRounds); i++) rounds.push(await fairCeiling(run));
-  const median = medianBy(rounds, (r) => r.cpuMsPerMemberObject ?? 0);
-  return {
-    ...median,
-    roundsCpuMs: rounds.map((r) => r.cpuMsPerMemberObject ?? 0),
-    roundsObjectsPerSecond: rounds.map((r) => r.objectsPerSecond),
-  };
+  return medianRound(rounds);
 }
 
 /**
@@ -921,12 +916,7 @@ async function coldRounds(bench: Bench, phase: ColdPhase): Promise<Throughput> {
     if (i > 0) await removeBurst(bench, phase);
     rounds.push(await coldPropagation(bench, phase));
   }
-  if (n === 1) return rounds[0] as Throughput;
-  return {
-    ...medianBy(rounds, (r) => r.cpuMsPerMemberObject ?? 0),
-    roundsCpuMs: rounds.map((r) => r.cpuMsPerMemberObject ?? 0),
-    roundsObjectsPerSecond: rounds.map((r) => r.objectsPerSecond),
-  };
+  return medianRound(rounds);
 }
 
 /**

@@ -11,3 +11,23 @@ export function medianBy<T>(items: readonly T[], key: (item: T) => number): T {
   const sorted = [...items].sort((a, b) => key(a) - key(b));
   return sorted[Math.floor((sorted.length - 1) / 2)] as T;
 }
+
+/** What a round of a burst reports (a Throughput's figures). */
+interface Round {
+  cpuMsPerMemberObject?: number;
+  objectsPerSecond: number;
+}
+
+/**
+ * The round with the median CPU per member object, whole, and beside it every round's CPU and rate in order:
+ * how both the fair ceilings' and the systems' rounds are reported.
+ */
+export function medianRound<T extends Round>(
+  rounds: readonly T[],
+): T & { roundsCpuMs: number[]; roundsObjectsPerSecond: number[] } {
+  return {
+    ...medianBy(rounds, (r) => r.cpuMsPerMemberObject ?? 0),
+    roundsCpuMs: rounds.map((r) => r.cpuMsPerMemberObject ?? 0),
+    roundsObjectsPerSecond: rounds.map((r) => r.objectsPerSecond),
+  };
+}

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { medianBy } from '../../../bench/median.ts';
+import { medianBy, medianRound } from '../../../bench/median.ts';
 
 const round = (cpuMs: number, rate: number) => ({ cpuMs, rate });
 
@@ -26,4 +26,19 @@ test('one round is its own median; of an even count the lower middle one; none i
     round(2, 1),
   );
   assert.throws(() => medianBy([], (r: { cpuMs: number }) => r.cpuMs), /no items/);
+});
+
+test("medianRound: the median round whole, every round's CPU and rate beside it in the order they ran", () => {
+  const rounds = [
+    { cpuMsPerMemberObject: 6.75, objectsPerSecond: 293, seconds: 10.24 },
+    { cpuMsPerMemberObject: 6.92, objectsPerSecond: 282, seconds: 10.62 },
+    { cpuMsPerMemberObject: 6.63, objectsPerSecond: 297, seconds: 10.12 },
+  ];
+  assert.deepEqual(medianRound(rounds), {
+    cpuMsPerMemberObject: 6.75,
+    objectsPerSecond: 293,
+    seconds: 10.24,
+    roundsCpuMs: [6.75, 6.92, 6.63],
+    roundsObjectsPerSecond: [293, 282, 297],
+  });
 });
