@@ -31,3 +31,16 @@ export function medianRound<T extends Round>(
     roundsObjectsPerSecond: rounds.map((r) => r.objectsPerSecond),
   };
 }
+
+/**
+ * A fair ceiling measured on both sides of the systems: `before` on apiservers and etcd as fresh as the run's
+ * start, `after` as the systems left them (their objects deleted, etcd's history and the host's Events kept). The
+ * median round of all of them, so that the ceiling a system is divided by saw the same history on average as the
+ * systems did; `roundsBefore` says where the list of rounds turns from one side to the other.
+ */
+export function bracketedMedianRound<T extends Round>(
+  before: readonly T[],
+  after: readonly T[],
+): T & { roundsCpuMs: number[]; roundsObjectsPerSecond: number[]; roundsBefore: number } {
+  return { ...medianRound([...before, ...after]), roundsBefore: before.length };
+}

@@ -49,6 +49,12 @@ const cmd = new Command('bench')
   )
   .addOption(
     new Option(
+      '--no-ceiling-after',
+      "run the fair ceilings before the systems only (default: again after them, the median of both sides' rounds)",
+    ),
+  )
+  .addOption(
+    new Option(
       '--rounds <n>',
       'cold bursts per system and kind (objects deleted between them); the median round counts',
     )
@@ -124,6 +130,7 @@ try {
     updateSamples: o.updateSamples,
     ceilingConcurrency: parseList(o.ceilingConcurrency).map(parseCount),
     ceilingRounds: o.ceilingRounds,
+    ceilingAfter: o.ceilingAfter,
     rounds: o.rounds,
     syncWorkers: o.syncWorkers,
     restConfigQps: o.restConfigQps,

@@ -166,10 +166,20 @@ function roundLines(r: BenchReport): string[] {
       ];
 }
 
-/** ` (median of 3 rounds: 1.84, 1.42, 1.70 ms)`, when there was more than one round. */
-function roundsNote(rounds: readonly number[] | undefined): string {
+/**
+ * ` (median of 3 rounds: 1.84, 1.42, 1.70 ms)`, when there was more than one round; with rounds on both sides of
+ * the systems (`before` of them first), ` (median of 6 rounds: 1.84, 1.42, 1.70 ms before the systems, 2.10,
+ * 1.95, 2.43 ms after them)`.
+ */
+export function roundsNote(rounds: readonly number[] | undefined, before?: number): string {
   if (!rounds || rounds.length < 2) return '';
-  return ` (median of ${rounds.length} rounds: ${rounds.map((r) => num(r, 2)).join(', ')} ms)`;
+  const list = (rs: readonly number[]) => rs.map((r) => num(r, 2)).join(', ');
+  if (before === undefined || before >= rounds.length)
+    return ` (median of ${rounds.length} rounds: ${list(rounds)} ms)`;
+  return (
+    ` (median of ${rounds.length} rounds: ${list(rounds.slice(0, before))} ms before the systems, ` +
+    `${list(rounds.slice(before))} ms after them)`
+  );
 }
 
 /**
@@ -184,7 +194,7 @@ function fairCeilingLines(r: BenchReport): string[] {
     const describe = (t: CeilingResult['fair'], what: string) =>
       t
         ? `${what}: ${num(t.objectsPerSecond)} member objects/s, ${num(t.cpuMsPerMemberObject, 2)} CPU ms per member object` +
-          roundsNote(t.roundsCpuMs)
+          roundsNote(t.roundsCpuMs, t.roundsBefore)
         : undefined;
     const parts = [
       describe(c.fair, `${k.fedKind}s into the host`),
@@ -205,7 +215,11 @@ function fairCeilingLines(r: BenchReport): string[] {
     ? []
     : [
         '',
-        'Fair ceilings (N host objects, 32 in flight, concurrently with the N × members member creates; timed until both are done; the round with the median CPU per member object of `--ceiling-rounds`):',
+        `Fair ceilings (N host objects, 32 in flight, concurrently with the N × members member creates; timed until both are done; the round with the median CPU per member object of \`--ceiling-rounds\`${
+          r.ceiling.some((c) => c.fair?.roundsBefore !== undefined)
+            ? ' before the systems and as many after them, together'
+            : ''
+        }):`,
         '',
         ...lines,
       ];

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { medianBy, medianRound } from '../../../bench/median.ts';
+import { bracketedMedianRound, medianBy, medianRound } from '../../../bench/median.ts';
 
 const round = (cpuMs: number, rate: number) => ({ cpuMs, rate });
 
@@ -41,4 +41,25 @@ test("medianRound: the median round whole, every round's CPU and rate beside it 
     roundsCpuMs: [6.75, 6.92, 6.63],
     roundsObjectsPerSecond: [293, 282, 297],
   });
+});
+
+test('bracketedMedianRound: the median of the rounds before and after the systems together, and where they turn', () => {
+  const r = (cpuMsPerMemberObject: number, objectsPerSecond: number) => ({
+    cpuMsPerMemberObject,
+    objectsPerSecond,
+  });
+  // Before the systems cheaper than after: the median of all six is the lower middle one (1.89, before), not
+  // the median of either side alone (1.83 before, 2.43 after).
+  const before = [r(1.83, 852), r(1.73, 900), r(1.89, 830)];
+  const after = [r(2.43, 700), r(1.95, 780), r(3.34, 560)];
+  assert.deepEqual(bracketedMedianRound(before, after), {
+    cpuMsPerMemberObject: 1.89,
+    objectsPerSecond: 830,
+    roundsCpuMs: [1.83, 1.73, 1.89, 2.43, 1.95, 3.34],
+    roundsObjectsPerSecond: [852, 900, 830, 700, 780, 560],
+    roundsBefore: 3,
+  });
+  // Nothing after (the systems skipped or --no-ceiling-after): the rounds before alone.
+  assert.deepEqual(bracketedMedianRound(before, []).cpuMsPerMemberObject, 1.83);
+  assert.equal(bracketedMedianRound(before, []).roundsBefore, 3);
 });

@@ -324,6 +324,31 @@ describe('benchmark table: per member object', () => {
     );
   });
 
+  test('fair ceiling rounds measured before and after the systems are told apart, the median of all reported', () => {
+    const s = system('kubefed-ts', 'kubefed-ts', 200, 150);
+    const cold = s.cold.configmaps;
+    assert.ok(cold);
+    const r = report([{ ...s, cold: { configmaps: { ...cold, cpuMsPerMemberObject: 5 } } }]);
+    const fair = r.ceiling[0]?.fair;
+    assert.ok(fair);
+    r.ceiling[0] = {
+      ...r.ceiling[0]!,
+      fair: { ...fair, roundsCpuMs: [2.4, 2, 1.6, 2.8, 2.2, 2.6], roundsBefore: 3 },
+    };
+    const table = renderReport(r);
+    assert.match(
+      table,
+      /^- ConfigMaps \(concurrency 8\/member\): FederatedConfigMaps into the host: 600 member objects\/s, 2\.00 CPU ms per member object \(median of 6 rounds: 2\.40, 2\.00, 1\.60 ms before the systems, 2\.80, 2\.20, 2\.60 ms after them\);/m,
+    );
+    assert.match(
+      table,
+      /the round with the median CPU per member object of `--ceiling-rounds` before the systems and as many after them, together\):$/m,
+    );
+    // The ratio is to the reported (median) round.
+    const cpu = cells(table, 'FederatedConfigMap: CPU ms per member object');
+    assert.equal(cpu.row[cpu.header.indexOf('kubefed-ts ÷ fair ceiling')], '2.50×');
+  });
+
   test("each system's cold rounds are listed in order, and only when it ran more than one", () => {
     const s = system('kubefed-ts', 'kubefed-ts', 200, 150);
     const cold = s.cold.configmaps;
