@@ -171,7 +171,7 @@ function roundLines(r: BenchReport): string[] {
  * the systems (`before` of them first), ` (median of 6 rounds: 1.84, 1.42, 1.70 ms before the systems, 2.10,
  * 1.95, 2.43 ms after them)`.
  */
-export function roundsNote(rounds: readonly number[] | undefined, before?: number): string {
+function roundsNote(rounds: readonly number[] | undefined, before?: number): string {
   if (!rounds || rounds.length < 2) return '';
   const list = (rs: readonly number[]) => rs.map((r) => num(r, 2)).join(', ');
   if (before === undefined || before >= rounds.length)
