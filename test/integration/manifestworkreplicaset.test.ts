@@ -375,11 +375,14 @@ describe('ManifestWorkReplicaSet and Placement on the hub', () => {
       () => worksIn('moving'),
       (ns) => ns.join() === 'c1',
     );
-    const set = await host.get<Obj>(ManifestWorkReplicaSetType, 'moving', APP_NS);
-    await host.update(ManifestWorkReplicaSetType, {
-      ...set,
-      spec: { ...set.spec, placementRefs: [{ name: 'new' }] },
-    });
+    // A merge patch, as `kubectl patch --type merge` sends it: a get and a PUT would race the controller's status
+    // writes, which move the resourceVersion (a 409 seen in CI).
+    await host.patch(
+      ManifestWorkReplicaSetType,
+      'moving',
+      { spec: { placementRefs: [{ name: 'new' }] } },
+      { namespace: APP_NS },
+    );
     const moved = await eventually(
       'work on c3 only',
       () => works('moving'),
