@@ -439,16 +439,13 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchReport> {
       };
 
       await applyFederatedCrds(host, bench.kinds);
-      const fairRoundsBefore: FairRounds[] = [];
-      for (const kind of bench.kinds) {
-        const { result, fairRounds } = await ceiling(bench, kind, new CpuAccount(bench.processes));
-        report.ceiling.push(result);
-        fairRoundsBefore.push(fairRounds);
-      }
+      const ceilings: MeasuredCeiling[] = [];
+      for (const kind of bench.kinds)
+        ceilings.push(await ceiling(bench, kind, new CpuAccount(bench.processes)));
+      report.ceiling = ceilings.map((c) => c.result);
 
       for (const sys of systems) report.systems.push(await measureSystem(bench, sys));
-      if (opts.ceilingAfter && systems.length > 0)
-        await fairCeilingsAfter(bench, report.ceiling, fairRoundsBefore);
+      if (opts.ceilingAfter && systems.length > 0) await fairCeilingsAfter(bench, ceilings);
       machine.loadAfter = loadavg();
       report.wallSeconds = (Date.now() - started) / 1000;
       return report;
@@ -489,23 +486,26 @@ async function applyFederatedCrds(host: KubeClient, kinds: BenchKind[]): Promise
   );
 }
 
-/** Every round of one kind's two fair ceilings: Federated<Kind>s into the host, and plain objects. */
-interface FairRounds {
-  federated: FairCeilingRound[];
-  native: FairCeilingRound[];
+/**
+ * One kind's ceilings as reported, and every round of its two fair ceilings (Federated<Kind>s into the host, and
+ * plain objects), which the rounds after the systems join.
+ */
+interface MeasuredCeiling {
+  kind: BenchKind;
+  result: CeilingResult;
+  fairRounds: { federated: FairCeilingRound[]; native: FairCeilingRound[] };
 }
+
+/** The namespace of a kind's ceilings, in the host and in every member. */
+const ceilingNamespace = (kind: BenchKind) => `bench-ceiling-${kind.id}`;
 
 /**
  * The physical limits: the same N × members creates, done directly by a client at several concurrencies (the
  * member-only ceiling); then the fair ceilings, which also write the N host objects a user writes.
  */
-async function ceiling(
-  bench: Bench,
-  kind: BenchKind,
-  account: CpuAccount,
-): Promise<{ result: CeilingResult; fairRounds: FairRounds }> {
+async function ceiling(bench: Bench, kind: BenchKind, account: CpuAccount): Promise<MeasuredCeiling> {
   const { opts, members } = bench;
-  const ns = `bench-ceiling-${kind.id}`;
+  const ns = ceilingNamespace(kind);
   await Promise.all(members.map((m) => createNamespace(m.client, ns)));
   const expected = opts.objects * members.length;
   const tried: Array<CeilingResult['tried'][number] & { cpu: Record<string, number> }> = [];
@@ -538,7 +538,7 @@ async function ceiling(
   }
   const best = tried.reduce((a, b) => (b.objectsPerSecond > a.objectsPerSecond ? b : a));
   const run = { bench, kind, account, ns, concurrency: best.concurrency };
-  const fairRounds: FairRounds = {
+  const fairRounds: MeasuredCeiling['fairRounds'] = {
     federated: await fairCeilingRounds({ ...run, frontEnd: 'federated' }),
     native: await fairCeilingRounds({ ...run, frontEnd: 'native' }),
   };
@@ -559,7 +559,7 @@ async function ceiling(
     fair: medianRound(fairRounds.federated),
     fairNative: medianRound(fairRounds.native),
   };
-  return { result, fairRounds };
+  return { kind, result, fairRounds };
 }
 
 /**
@@ -567,19 +567,12 @@ async function ceiling(
  * that have served the systems' bursts (etcd's history, the host's Events, grown caches) are not the fresh ones
  * the first rounds met, so each ceiling becomes the median of the rounds of both sides (bracketedMedianRound).
  */
-async function fairCeilingsAfter(
-  bench: Bench,
-  ceilings: CeilingResult[],
-  before: FairRounds[],
-): Promise<void> {
+async function fairCeilingsAfter(bench: Bench, ceilings: MeasuredCeiling[]): Promise<void> {
   const { host, members, kinds } = bench;
   // A system may have replaced the Federated<Kind> CRDs with its own (KubeFed's) or left them removed.
   await applyFederatedCrds(host, kinds);
-  for (const [i, kind] of kinds.entries()) {
-    const c = ceilings[i];
-    const rounds = before[i];
-    if (!c || !rounds) continue;
-    const ns = `bench-ceiling-${kind.id}`;
+  for (const { kind, result: c, fairRounds: rounds } of ceilings) {
+    const ns = ceilingNamespace(kind);
     await Promise.all(members.map((m) => createNamespace(m.client, ns)));
     bench.opts.log(`fair ceilings ${kind.id} again, after the systems`);
     const run = {

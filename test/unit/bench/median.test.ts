@@ -60,6 +60,6 @@ test('bracketedMedianRound: the median of the rounds before and after the system
     roundsBefore: 3,
   });
   // Nothing after (the systems skipped or --no-ceiling-after): the rounds before alone.
-  assert.deepEqual(bracketedMedianRound(before, []).cpuMsPerMemberObject, 1.83);
+  assert.equal(bracketedMedianRound(before, []).cpuMsPerMemberObject, 1.83);
   assert.equal(bracketedMedianRound(before, []).roundsBefore, 3);
 });
