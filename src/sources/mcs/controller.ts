@@ -40,7 +40,7 @@ import type { Runnable } from '../../runtime/manager.ts';
 import { ok, type ReconcileResult, requeueAfter, retry } from '../../runtime/reconcile.ts';
 import { conditionTimestamp } from '../../util/conditions.ts';
 import { clusterPropertyWork, dnsVersionWork } from './clusterset-work.ts';
-import { importsName, incompleteView } from './member-picture.ts';
+import { importsNameUnseen, incompleteView } from './member-picture.ts';
 import { exportReady, type ImportOutcome, importReady } from './readiness.ts';
 import { type ConsumerFacts, fixedRefs, type KeptFacts, serviceWork } from './service-work.ts';
 import {
@@ -100,8 +100,12 @@ export class McsController implements Runnable {
   readonly #unreadySince = new Map<string, number>();
   /** When each ready member was first seen with a read cache not loaded (syncing, failed): leased the same. */
   readonly #loadingSince = new Map<string, number>();
-  /** When the controller started: for the first lease, members it has never seen keep what they export. */
-  readonly #startedAt: number;
+  /**
+   * When the controller began loading the members (its source subscribed, once the lease is won; not its
+   * construction, which a standby passes long before): for the first lease, members never seen keep what
+   * they export.
+   */
+  #startedAt: number;
   /** Per service, the endpoints last seen of each exporting member: what an unready one keeps during its lease. */
   readonly #lastSources = new Map<string, Map<string, SourceEndpoints>>();
   /** Services that had exports or objects when last reconciled: looked at again when clusters change. */
@@ -125,6 +129,7 @@ export class McsController implements Runnable {
       logger: this.#log,
     });
     this.controller.cache(opts.members.asCache()).source((enqueue) => {
+      this.#startedAt = this.#now();
       this.#enqueue = enqueue;
       this.#exports = opts.members.caches.open(
         { type: ServiceExportType, fullAccessOnly: true },
@@ -309,8 +314,11 @@ export class McsController implements Runnable {
     const exportFacts: ExportFacts[] = [];
     const endpoints = new Map<string, SourceEndpoints>();
     const remembered = this.#lastSources.get(key) ?? new Map<string, SourceEndpoints>();
-    /** Absent members (not ready, loading) of which nothing was ever seen, during the first lease. */
-    const unseen: string[] = [];
+    /**
+     * Absent members (not ready, loading) of which nothing was ever seen, during the first lease, with their
+     * cluster id: undefined while their ClusterProperties never loaded (an admin's id.k8s.io may name it anything).
+     */
+    const unseen = new Map<string, string | undefined>();
     /** An absent member's export whose Service was never loaded: it cannot be judged, so nothing is changed. */
     let unjudged = false;
     let leaseRecheck: number | undefined;
@@ -331,7 +339,7 @@ export class McsController implements Runnable {
           // Seen with its exports loaded and none of this service: it does not export it.
           const startLeft = this.#startedAt + this.#opts.endpointLeaseMs - now;
           if (startLeft > 0 && this.#exports?.state(cluster).kind !== 'synced') {
-            unseen.push(this.#clusterId(cluster, false));
+            unseen.set(cluster, this.#seenClusterId(cluster));
             startRecheck = startLeft;
           }
           continue;
@@ -415,7 +423,9 @@ export class McsController implements Runnable {
     // its lease ends).
     const kept = new Map<string, KeptFacts>();
     for (const cluster of loading) kept.set(cluster, { live: liveIn(cluster) });
-    const holdAll = unjudged || (unseen.length > 0 && this.#importNames(registryReady, key, unseen));
+    const holdAll =
+      unjudged ||
+      (unseen.size > 0 && this.#importsNameUnseen(participants, ready, registryReady, key, unseen));
     if (holdAll) {
       for (const cluster of consumers.keys()) kept.set(cluster, { live: liveIn(cluster) });
       consumers.clear();
@@ -560,12 +570,25 @@ export class McsController implements Runnable {
     return ok();
   }
 
-  /** Some ServiceImport of `key` the managed caches show in `clusters` names one of `clusterIds`. */
-  #importNames(clusters: readonly string[], key: string, clusterIds: readonly string[]): boolean {
+  /**
+   * Some ServiceImport of `key` the managed caches show in `clusters` (the registry's ready ones) names an
+   * exporter that may be one of the `unseen` members: see importsNameUnseen.
+   */
+  #importsNameUnseen(
+    participants: readonly string[],
+    ready: readonly string[],
+    clusters: readonly string[],
+    key: string,
+    unseen: ReadonlyMap<string, string | undefined>,
+  ): boolean {
     const cache = this.#managed.get(typeKey(ServiceImportType));
-    return importsName(
+    const judged = participants
+      .filter((c) => !unseen.has(c))
+      .map((c) => this.#clusterId(c, ready.includes(c)));
+    return importsNameUnseen(
       clusters.map((c) => cache?.get(c, key) as (KubeObject & { status?: ServiceImportStatus }) | undefined),
-      clusterIds,
+      [...unseen.values()],
+      judged,
     );
   }
 
@@ -682,6 +705,16 @@ export class McsController implements Runnable {
       cluster,
       dropUndefined({ clusterId: value(CLUSTER_ID_PROPERTY), legacyId: value(LEGACY_CLUSTER_ID_PROPERTY) }),
     );
+  }
+
+  /** An absent member's cluster id if its ClusterProperties were ever loaded; undefined while it may be any. */
+  #seenClusterId(cluster: string): string | undefined {
+    const props = this.#facts?.properties;
+    const seen =
+      props?.state(cluster).kind === 'synced' ||
+      props?.lastSeen(cluster, CLUSTER_ID_PROPERTY) !== undefined ||
+      props?.lastSeen(cluster, LEGACY_CLUSTER_ID_PROPERTY) !== undefined;
+    return seen ? this.#clusterId(cluster, false) : undefined;
   }
 
   /** The member's own EndpointSlices of a Service. */

@@ -17,10 +17,21 @@ export function incompleteView(view: View, readsFacts: boolean): boolean {
   return readsFacts && (view === 'failed' || view === 'clientError');
 }
 
-/** Some of these ServiceImports' status names one of `clusterIds` as exporting the service. */
-export function importsName(
+/**
+ * Some of these ServiceImports' status names, as exporting the service, a cluster that may be an unseen
+ * member: one of the `unseen` ids; or, while some unseen member's id is not known (undefined: its
+ * ClusterProperties never loaded, and an admin-set id.k8s.io may name it anything), any cluster that is none
+ * of the `judged` members (those whose exports were seen, by their ids).
+ */
+export function importsNameUnseen(
   imports: ReadonlyArray<{ status?: ServiceImportStatus } | undefined>,
-  clusterIds: readonly string[],
+  unseen: ReadonlyArray<string | undefined>,
+  judged: readonly string[],
 ): boolean {
-  return imports.some((imp) => (imp?.status?.clusters ?? []).some((x) => clusterIds.includes(x.cluster)));
+  const anyId = unseen.includes(undefined);
+  return imports.some((imp) =>
+    (imp?.status?.clusters ?? []).some(
+      (x) => unseen.includes(x.cluster) || (anyId && !judged.includes(x.cluster)),
+    ),
+  );
 }
