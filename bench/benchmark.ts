@@ -38,6 +38,7 @@ import { parsePrometheusText, value } from '../src/testing/prometheus.ts';
 import { sleep } from '../src/util/backoff.ts';
 import { BenchUsageError } from './args.ts';
 import { type BaselineTree, checkoutBaseline } from './baseline.ts';
+import { burstEnd, CpuTrail, LastWriteClock } from './burst-end.ts';
 import {
   addCounts,
   CpuAccount,
@@ -172,13 +173,20 @@ export interface Throughput {
    */
   reconcilesPerObject?: number;
   /**
-   * CPU seconds per process group from the first create until the host settled (the status tail included, and
-   * at most one settle interval after it); cpu stops at the last arrival.
+   * CPU seconds per process group from the first create until the burst's last write: the last arrival, or a
+   * later host write of the burst (status, events, bindings, as watches on them saw it), within 100 ms; cpu
+   * stops at the last arrival. Not the scrape that found the host quiet: that would add up to a settle interval
+   * of idle processes the ceilings' windows do not hold (see burst-end.ts).
    */
-  cpuUntilSettled?: Record<string, number>;
+  cpuUntilLastWrite?: Record<string, number>;
+  /**
+   * Seconds from the first create to the burst's last host write as the watches saw it (the creates are writes
+   * too); past `seconds` when the status tail outlasted the last arrival.
+   */
+  lastWriteSeconds?: number;
   /**
    * CPU ms of the controller group (controller-manager + webhook), the host and member apiservers and etcd,
-   * from cpuUntilSettled, ÷ N × members: what one member object cost the machine. The ceilings' from cpu.
+   * from cpuUntilLastWrite, ÷ N × members: what one member object cost the machine. The ceilings' from cpu.
    */
   cpuMsPerMemberObject?: number;
   /**
@@ -1035,6 +1043,8 @@ async function coldPropagation(bench: Bench, phase: ColdPhase): Promise<Throughp
   const memberWritesBefore = await scrapeMembers(bench.members);
   const eventsBefore = await eventCounts(host, ns);
   const reconcilesBefore = await phase.reconciles();
+  const clock = new LastWriteClock(host, burstHostTypes(kind, frontEnd), ns);
+  await clock.start();
   const start = performance.now();
   const before = account.sample();
   await pool(
@@ -1062,18 +1072,34 @@ async function coldPropagation(bench: Bench, phase: ColdPhase): Promise<Throughp
     },
     bench.timeoutMs,
   );
-  const seconds = (performance.now() - start) / 1000;
+  const arrivedAt = performance.now();
+  const seconds = (arrivedAt - start) / 1000;
   const after = account.sample();
+  const trail = new CpuTrail(account);
+  trail.start();
   const cpu = cpuBetween(before, after);
   const arrived = tracker.count(ours);
   log(
     `${kind.id}: ${arrived}/${expected} propagated in ${seconds.toFixed(2)} s (${(expected / seconds).toFixed(0)}/s)`,
   );
-  const settled = await settle(host, frontEnd, log, Math.min(bench.timeoutMs, 180_000), {
-    intervalMs: bench.opts.settleIntervalMs,
-    account,
+  let settled: Awaited<ReturnType<typeof settle>>;
+  try {
+    settled = await settle(host, frontEnd, log, Math.min(bench.timeoutMs, 180_000), {
+      intervalMs: bench.opts.settleIntervalMs,
+      account,
+    });
+  } finally {
+    trail.stop();
+    await clock.stop();
+  }
+  const end = burstEnd({
+    arrival: { at: arrivedAt, cpu: after },
+    lastWriteAt: clock.lastAt,
+    trail: trail.samples,
+    lastBusy: settled.lastBusy,
   });
-  const cpuUntilSettled = cpuBetween(before, settled.lastBusy ?? after);
+  const cpuUntilLastWrite = cpuBetween(before, end.cpu);
+  const lastWriteSeconds = clock.lastAt === undefined ? undefined : (clock.lastAt - start) / 1000;
   const hostWrites = countsBetween(
     writesBefore,
     await scrapeWritesByVerb(host),
@@ -1098,8 +1124,9 @@ async function coldPropagation(bench: Bench, phase: ColdPhase): Promise<Throughp
       reconcilesBefore === undefined || reconcilesAfter === undefined
         ? undefined
         : (reconcilesAfter - reconcilesBefore) / opts.objects,
-    cpuUntilSettled,
-    cpuMsPerMemberObject: cpuMsPerMemberObject(cpuUntilSettled, expected),
+    cpuUntilLastWrite,
+    lastWriteSeconds,
+    cpuMsPerMemberObject: cpuMsPerMemberObject(cpuUntilLastWrite, expected),
     hostEvents,
   };
   log(
@@ -1108,6 +1135,17 @@ async function coldPropagation(bench: Bench, phase: ColdPhase): Promise<Throughp
       `${result.cpuMsPerMemberObject?.toFixed(2)} CPU ms per member object`,
   );
   return result;
+}
+
+/**
+ * The host types a front end writes for a burst in its namespace, watched for its last write: the objects and
+ * their status, Events, and KubeFed's PropagatedVersions; for the native front end the claimed templates, their
+ * ResourceBindings and the policy's status.
+ */
+function burstHostTypes(kind: BenchKind, frontEnd: FrontEnd): ResourceType[] {
+  return frontEnd === 'native'
+    ? [kind.target, BindingTypes.ResourceBinding, PolicyTypes.PropagationPolicy, CoreTypes.events]
+    : [kind.fedType, PropagatedVersionType, CoreTypes.events];
 }
 
 /** Event occurrences in a host namespace per involved kind and reason (a repeated Event counts each time). */

@@ -152,7 +152,7 @@ function roundLines(r: BenchReport): string[] {
       const rates = (cold.roundsObjectsPerSecond ?? []).map((x) => num(x)).join(', ');
       lines.push(
         `- ${s.label}, ${KINDS[kind].target.kind}s: ${cpu.map((x) => num(x, 2)).join(', ')} CPU ms per member object; ` +
-          `${rates || DASH} member objects/s`,
+          `${rates || DASH} member objects/s${tailNote(cold)}`,
       );
     }
   }
@@ -164,6 +164,13 @@ function roundLines(r: BenchReport): string[] {
         '',
         ...lines,
       ];
+}
+
+/** Where the reported round's CPU window ended beyond its last arrival: its last host write (burst-end.ts). */
+function tailNote(cold: Throughput): string {
+  if (cold.lastWriteSeconds === undefined) return '';
+  const tail = Math.max(0, cold.lastWriteSeconds - cold.seconds);
+  return `; the reported round's last host write ${num(tail, 2)} s after its last arrival`;
 }
 
 /**

@@ -80,6 +80,16 @@ describe('benchmark smoke run (every system and the ceiling, tiny N)', () => {
           Number.isFinite(cold.cpuMsPerMemberObject) && (cold.cpuMsPerMemberObject ?? -1) >= 0,
           `${s.system}: ${kind} CPU ms per member object`,
         );
+        // The CPU window ends at the burst's last write, which watches on the host saw: the creates at least.
+        assert.ok(
+          (cold.lastWriteSeconds ?? 0) > 0,
+          `${s.system}: ${kind} last write ${cold.lastWriteSeconds}`,
+        );
+        for (const [group, seconds] of Object.entries(cold.cpu ?? {}))
+          assert.ok(
+            (cold.cpuUntilLastWrite?.[group] ?? -1) >= seconds,
+            `${s.system}: ${kind} ${group} CPU until the last write covers the arrival`,
+          );
         // Two bursts ran, the first one's objects deleted in between and every copy gone from the members (the
         // run waits for that, so a system that leaves a copy behind fails it); the cheaper is reported whole.
         assert.equal(cold.roundsCpuMs?.length, 2, `${s.system}: ${kind} rounds`);
