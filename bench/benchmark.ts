@@ -190,6 +190,11 @@ export interface Throughput {
    */
   cpuMsPerMemberObject?: number;
   /**
+   * The same, counted to the settle scrape that last saw a write (the window before burst-end.ts), so that
+   * every report shows what that rule would have said of the same burst.
+   */
+  cpuMsToBusyScrape?: number;
+  /**
    * The Events behind the `events` writes over the same span: occurrences (Event.count) per involved kind and
    * reason (`ConfigMap ApplyPolicySucceed`), read from the host after it settled.
    */
@@ -1127,6 +1132,7 @@ async function coldPropagation(bench: Bench, phase: ColdPhase): Promise<Throughp
     cpuUntilLastWrite,
     lastWriteSeconds,
     cpuMsPerMemberObject: cpuMsPerMemberObject(cpuUntilLastWrite, expected),
+    cpuMsToBusyScrape: cpuMsPerMemberObject(cpuBetween(before, settled.lastBusy ?? after), expected),
     hostEvents,
   };
   log(

@@ -170,7 +170,11 @@ function roundLines(r: BenchReport): string[] {
 function tailNote(cold: Throughput): string {
   if (cold.lastWriteSeconds === undefined) return '';
   const tail = Math.max(0, cold.lastWriteSeconds - cold.seconds);
-  return `; the reported round's last host write ${num(tail, 2)} s after its last arrival`;
+  const old =
+    cold.cpuMsToBusyScrape === undefined
+      ? ''
+      : ` (counted to the settle scrape that last saw a write instead: ${num(cold.cpuMsToBusyScrape, 2)} CPU ms per member object)`;
+  return `; the reported round's last host write ${num(tail, 2)} s after its last arrival${old}`;
 }
 
 /**

@@ -85,6 +85,7 @@ describe('benchmark smoke run (every system and the ceiling, tiny N)', () => {
           (cold.lastWriteSeconds ?? 0) > 0,
           `${s.system}: ${kind} last write ${cold.lastWriteSeconds}`,
         );
+        assert.ok(Number.isFinite(cold.cpuMsToBusyScrape), `${s.system}: ${kind} CPU to the busy scrape`);
         for (const [group, seconds] of Object.entries(cold.cpu ?? {}))
           assert.ok(
             (cold.cpuUntilLastWrite?.[group] ?? -1) >= seconds,
