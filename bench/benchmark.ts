@@ -105,6 +105,13 @@ export interface BenchOptions {
    * the round with the median CPU per member object is reported, as for the fair ceilings. Unset: 1.
    */
   rounds?: number;
+  /**
+   * One unmeasured burst of the first kind before each system's measured rounds, its objects deleted after it:
+   * a controller that has just started runs its code unoptimized (Node's JIT) and its caches cold, and its
+   * first burst cost up to a third more than the next ones, which a median of three then carried. Its CPU is
+   * listed beside the rounds. Unset: none.
+   */
+  warmUp?: boolean;
   /** KubeFedConfig spec.syncController.maxConcurrentReconciles for both systems; unset = each one's default. */
   syncWorkers?: number;
   /** --rest-config-qps / --rest-config-burst for both controller managers; unset = each one's default. */
@@ -138,6 +145,7 @@ export const DEFAULT_OPTIONS: Omit<BenchOptions, 'log'> = {
   ceilingRounds: 3,
   ceilingAfter: true,
   rounds: 3,
+  warmUp: true,
   timeoutSeconds: 900,
 };
 
@@ -203,6 +211,8 @@ export interface Throughput {
   roundsCpuMs?: number[];
   /** Every round's objectsPerSecond, in order (systems' rounds). */
   roundsObjectsPerSecond?: number[];
+  /** The unmeasured warm-up burst's CPU per member object, when one ran before the rounds (`warmUp`). */
+  warmUpCpuMs?: number;
 }
 
 export interface Latency {
@@ -827,8 +837,8 @@ async function measureSystem(bench: Bench, sys: SystemUnderTest): Promise<System
 
     const cold: SystemResult['cold'] = {};
     const metricsUrl = controller.metricsUrl;
-    for (const kind of kinds)
-      cold[kind.id] = await coldRounds(bench, {
+    for (const [i, kind] of kinds.entries())
+      cold[kind.id] = await coldRounds(bench, Boolean(opts.warmUp) && i === 0, {
         kind,
         reconciles: async () => {
           const counter = reconcileCounter(sys, kind);
@@ -976,14 +986,21 @@ function burstNames(kind: BenchKind): (name: string) => boolean {
  * the median CPU per member object reported whole, with every round's CPU and rate beside it: one burst's CPU
  * varied by a quarter between runs of one afternoon, as single fair-ceiling rounds did.
  */
-async function coldRounds(bench: Bench, phase: ColdPhase): Promise<Throughput> {
+async function coldRounds(bench: Bench, warmUp: boolean, phase: ColdPhase): Promise<Throughput> {
   const n = Math.max(1, bench.opts.rounds ?? 1);
+  let warmUpCpuMs: number | undefined;
+  if (warmUp) {
+    phase.log(`${phase.kind.id}: a warm-up burst, not counted`);
+    warmUpCpuMs = (await coldPropagation(bench, phase)).cpuMsPerMemberObject;
+    await removeBurst(bench, phase);
+  }
   const rounds: Throughput[] = [];
   for (let i = 0; i < n; i++) {
     if (i > 0) await removeBurst(bench, phase);
     rounds.push(await coldPropagation(bench, phase));
   }
-  return medianRound(rounds);
+  const reported = medianRound(rounds);
+  return warmUpCpuMs === undefined ? reported : { ...reported, warmUpCpuMs };
 }
 
 /**

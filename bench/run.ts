@@ -55,6 +55,12 @@ const cmd = new Command('bench')
   )
   .addOption(
     new Option(
+      '--no-warm-up',
+      "measure each system's first burst too (default: one unmeasured burst of the first kind before its rounds)",
+    ),
+  )
+  .addOption(
+    new Option(
       '--rounds <n>',
       'cold bursts per system and kind (objects deleted between them); the median round counts',
     )
@@ -132,6 +138,7 @@ try {
     ceilingRounds: o.ceilingRounds,
     ceilingAfter: o.ceilingAfter,
     rounds: o.rounds,
+    warmUp: o.warmUp,
     syncWorkers: o.syncWorkers,
     restConfigQps: o.restConfigQps,
     restConfigBurst: o.restConfigBurst,

@@ -152,7 +152,7 @@ function roundLines(r: BenchReport): string[] {
       const rates = (cold.roundsObjectsPerSecond ?? []).map((x) => num(x)).join(', ');
       lines.push(
         `- ${s.label}, ${KINDS[kind].target.kind}s: ${cpu.map((x) => num(x, 2)).join(', ')} CPU ms per member object; ` +
-          `${rates || DASH} member objects/s${tailNote(cold)}`,
+          `${rates || DASH} member objects/s${tailNote(cold)}${warmUpNote(cold)}`,
       );
     }
   }
@@ -164,6 +164,13 @@ function roundLines(r: BenchReport): string[] {
         '',
         ...lines,
       ];
+}
+
+/** The warm-up burst that ran before the rounds, not counted (`--no-warm-up` runs none). */
+function warmUpNote(cold: Throughput): string {
+  return cold.warmUpCpuMs === undefined
+    ? ''
+    : `; before them a warm-up burst, not counted: ${num(cold.warmUpCpuMs, 2)} CPU ms per member object`;
 }
 
 /** Where the reported round's CPU window ended beyond its last arrival: its last host write (burst-end.ts). */

@@ -39,6 +39,7 @@ describe('benchmark smoke run (every system and the ceiling, tiny N)', () => {
       ceilingRounds: 2,
       ceilingAfter: true,
       rounds: 2,
+      warmUp: true,
       timeoutSeconds: 180,
       settleIntervalMs: 1000,
       log: (m) => progress.push(`${((Date.now() - started) / 1000).toFixed(1).padStart(6)} s ${m}`),
@@ -86,6 +87,10 @@ describe('benchmark smoke run (every system and the ceiling, tiny N)', () => {
           `${s.system}: ${kind} last write ${cold.lastWriteSeconds}`,
         );
         assert.ok(Number.isFinite(cold.cpuMsToBusyScrape), `${s.system}: ${kind} CPU to the busy scrape`);
+        // One warm-up burst per system, of the first kind only, before its two measured rounds.
+        if (kind === 'configmaps')
+          assert.ok(Number.isFinite(cold.warmUpCpuMs), `${s.system}: the warm-up burst's CPU`);
+        else assert.equal(cold.warmUpCpuMs, undefined, `${s.system}: no warm-up before ${kind}`);
         for (const [group, seconds] of Object.entries(cold.cpu ?? {}))
           assert.ok(
             (cold.cpuUntilLastWrite?.[group] ?? -1) >= seconds,
