@@ -107,9 +107,9 @@ export interface BenchOptions {
   rounds?: number;
   /**
    * One unmeasured burst of the first kind before each system's measured rounds, its objects deleted after it:
-   * a controller that has just started runs its code unoptimized (Node's JIT) and its caches cold, and its
+   * a controller that has just started runs its code unoptimized (Node's JIT), and in three runs kubefed-ts's
    * first burst cost up to a third more than the next ones, which a median of three then carried. Its CPU is
-   * listed beside the rounds. Unset: none.
+   * listed beside the rounds, so a step shows when there is one. Unset: none.
    */
   warmUp?: boolean;
   /** KubeFedConfig spec.syncController.maxConcurrentReconciles for both systems; unset = each one's default. */
@@ -1066,54 +1066,58 @@ async function coldPropagation(bench: Bench, phase: ColdPhase): Promise<Throughp
   const eventsBefore = await eventCounts(host, ns);
   const reconcilesBefore = await phase.reconciles();
   const clock = new LastWriteClock(host, burstHostTypes(kind, frontEnd), ns);
+  const trail = new CpuTrail(account);
   await clock.start();
+  // However the burst ends (a timeout too), the clock's watches and the trail's timer stop with it.
+  const stopWatching = async () => {
+    trail.stop();
+    await clock.stop();
+  };
   const start = performance.now();
   const before = account.sample();
-  await pool(
-    Array.from({ length: opts.objects }, (_, i) => i),
-    32,
-    async (i) => {
-      const name = objectName(kind, i);
-      if (frontEnd === 'native') await host.create(kind.target, plainObject(kind, ns, name, i));
-      else await host.create(kind.fedType, federatedObject(kind, ns, name, i, clusterNames));
-    },
-  );
-  log(
-    `${kind.id}: ${opts.objects} ${frontEnd === 'native' ? 'plain' : 'federated'} objects created in ${((performance.now() - start) / 1000).toFixed(1)} s`,
-  );
-  let lastLog = performance.now();
-  await tracker.until(
-    `${expected} ${kind.id} in the members`,
-    () => {
-      const n = tracker.count(ours);
-      if (performance.now() - lastLog > 10_000) {
-        lastLog = performance.now();
-        log(`${kind.id}: ${n}/${expected} in the members`);
-      }
-      return n >= expected;
-    },
-    bench.timeoutMs,
-  );
+  try {
+    await pool(
+      Array.from({ length: opts.objects }, (_, i) => i),
+      32,
+      async (i) => {
+        const name = objectName(kind, i);
+        if (frontEnd === 'native') await host.create(kind.target, plainObject(kind, ns, name, i));
+        else await host.create(kind.fedType, federatedObject(kind, ns, name, i, clusterNames));
+      },
+    );
+    log(
+      `${kind.id}: ${opts.objects} ${frontEnd === 'native' ? 'plain' : 'federated'} objects created in ${((performance.now() - start) / 1000).toFixed(1)} s`,
+    );
+    let lastLog = performance.now();
+    await tracker.until(
+      `${expected} ${kind.id} in the members`,
+      () => {
+        const n = tracker.count(ours);
+        if (performance.now() - lastLog > 10_000) {
+          lastLog = performance.now();
+          log(`${kind.id}: ${n}/${expected} in the members`);
+        }
+        return n >= expected;
+      },
+      bench.timeoutMs,
+    );
+  } catch (e) {
+    await stopWatching();
+    throw e;
+  }
   const arrivedAt = performance.now();
   const seconds = (arrivedAt - start) / 1000;
   const after = account.sample();
-  const trail = new CpuTrail(account);
   trail.start();
   const cpu = cpuBetween(before, after);
   const arrived = tracker.count(ours);
   log(
     `${kind.id}: ${arrived}/${expected} propagated in ${seconds.toFixed(2)} s (${(expected / seconds).toFixed(0)}/s)`,
   );
-  let settled: Awaited<ReturnType<typeof settle>>;
-  try {
-    settled = await settle(host, frontEnd, log, Math.min(bench.timeoutMs, 180_000), {
-      intervalMs: bench.opts.settleIntervalMs,
-      account,
-    });
-  } finally {
-    trail.stop();
-    await clock.stop();
-  }
+  const settled = await settle(host, frontEnd, log, Math.min(bench.timeoutMs, 180_000), {
+    intervalMs: bench.opts.settleIntervalMs,
+    account,
+  }).finally(stopWatching);
   const end = burstEnd({
     arrival: { at: arrivedAt, cpu: after },
     lastWriteAt: clock.lastAt,
