@@ -1118,13 +1118,13 @@ async function coldPropagation(bench: Bench, phase: ColdPhase): Promise<Throughp
     intervalMs: bench.opts.settleIntervalMs,
     account,
   }).finally(stopWatching);
-  const end = burstEnd({
+  const endCpu = burstEnd({
     arrival: { at: arrivedAt, cpu: after },
     lastWriteAt: clock.lastAt,
     trail: trail.samples,
     lastBusy: settled.lastBusy,
   });
-  const cpuUntilLastWrite = cpuBetween(before, end.cpu);
+  const cpuUntilLastWrite = cpuBetween(before, endCpu);
   const lastWriteSeconds = clock.lastAt === undefined ? undefined : (clock.lastAt - start) / 1000;
   const hostWrites = countsBetween(
     writesBefore,

@@ -22,18 +22,19 @@ export function sampleAtOrAfter(samples: readonly TimedCpu[], t: number): TimedC
 }
 
 /**
- * Where a burst's CPU window ends: at its last arrival, unless a host write of the burst came later (its status
- * tail), then at the first trail sample after that write; the settle's last busy scrape if the trail has none.
+ * The CPU at the end of a burst's window: at its last arrival, unless a host write of the burst came later (its
+ * status tail), then at the first trail sample after that write; the settle's last busy scrape if the trail has
+ * none.
  */
 export function burstEnd(opts: {
   arrival: TimedCpu;
   lastWriteAt: number | undefined;
   trail: readonly TimedCpu[];
   lastBusy: Record<string, number> | undefined;
-}): { at?: number; cpu: Record<string, number> } {
+}): Record<string, number> {
   const { arrival, lastWriteAt, trail, lastBusy } = opts;
-  if (lastWriteAt === undefined || lastWriteAt <= arrival.at) return arrival;
-  return sampleAtOrAfter(trail, lastWriteAt) ?? { cpu: lastBusy ?? arrival.cpu };
+  if (lastWriteAt === undefined || lastWriteAt <= arrival.at) return arrival.cpu;
+  return sampleAtOrAfter(trail, lastWriteAt)?.cpu ?? lastBusy ?? arrival.cpu;
 }
 
 /** CPU samples every `intervalMs` from start() until stop(): reading /proc, not asking any process. */
