@@ -6,7 +6,7 @@ import {
   type ResourceType,
   resourceTypeName,
 } from '../kube/client/index.ts';
-import { Informer, type Store } from '../runtime/informer/index.ts';
+import { Informer, type Store, withoutManagedFields } from '../runtime/informer/index.ts';
 import { informerSpecKey } from '../runtime/informer/shared-informers.ts';
 import { type Logger, silentLogger } from '../runtime/logger.ts';
 import type { ClusterRegistry } from './cluster-registry.ts';
@@ -323,6 +323,8 @@ class SharedCache {
       logger: this.#log,
       // A member that lacks the type answers 404 forever; retry it slowly rather than hammer it.
       backoffMaxMs: 30_000,
+      // No reader of a member cache reads field ownership; it would be most of what a cached copy holds.
+      transform: withoutManagedFields,
     });
     const notify = (o: KubeObject) => {
       for (const r of [...this.readers]) r.handlers.onObject?.(name, o);

@@ -232,6 +232,58 @@ describe('shared member caches: one member watch per cluster × type × selector
     });
   });
 
+  test('cached member objects leave out managedFields; a write made from a cached copy keeps the stored ones', async () => {
+    const podTemplate = (name: string): KubeObject => ({
+      apiVersion: 'v1',
+      kind: 'PodTemplate',
+      metadata: { name, namespace: NSX, labels: { test: 'fields' } },
+      template: { spec: { containers: [{ name: 'c', image: 'example.com/c' }] } },
+    });
+    const managers = async (name: string) =>
+      ((await member.get<KubeObject>(PodTemplates, name, NSX)).metadata.managedFields ?? []).map(
+        (f) => f.manager,
+      );
+    await member.create(PodTemplates, podTemplate('listed'));
+    await withMembers(host, async (members) => {
+      const cache = members.caches.open({ type: PodTemplates, namespace: NSX, labelSelector: 'test=fields' });
+      await eventually(
+        'loaded',
+        async () => cache.state('cluster1').kind,
+        (k) => k === 'synced',
+      );
+      const written = await cache.ownWrite('cluster1', `${NSX}/written`, undefined, () =>
+        member.create(PodTemplates, podTemplate('written')),
+      );
+      assert.ok(
+        written.metadata.managedFields?.length,
+        'the writer keeps the answer as the apiserver gave it',
+      );
+      await member.create(PodTemplates, podTemplate('watched'));
+      const watched = await eventually(
+        'the watched object is cached',
+        async () => cache.get('cluster1', `${NSX}/watched`),
+        Boolean,
+      );
+      for (const [name, cached] of [
+        ['listed', cache.get('cluster1', `${NSX}/listed`)],
+        ['written', cache.get('cluster1', `${NSX}/written`)],
+        ['watched', watched],
+      ] as const) {
+        assert.ok(cached, name);
+        assert.equal(cached.metadata.managedFields, undefined, `${name}: cached without managedFields`);
+        assert.ok((await managers(name)).length > 0, `${name}: the apiserver has them`);
+      }
+      // An update built from the cached copy sends no managedFields: the apiserver keeps the creator's entry.
+      const before = await managers('listed');
+      const copy = structuredClone(cache.get('cluster1', `${NSX}/listed`) as KubeObject);
+      copy.metadata.labels = { ...copy.metadata.labels, changed: 'yes' };
+      await member.update(PodTemplates, copy);
+      const after = await managers('listed');
+      for (const m of before) assert.ok(after.includes(m), `${m} still owns its fields: ${after.join(', ')}`);
+      await cache.close();
+    });
+  });
+
   test('readers of one spec share its informers, which stop when the last reader closes', async () => {
     await withMembers(host, async (members) => {
       const caches = members.caches;

@@ -15,6 +15,19 @@ export interface ObjectMeta {
   creationTimestamp?: string;
   deletionTimestamp?: string;
   ownerReferences?: unknown[];
+  /** Server-side apply's field ownership, written by the apiserver on every write. */
+  managedFields?: ManagedFieldsEntry[];
+}
+
+/** metav1.ManagedFieldsEntry. */
+export interface ManagedFieldsEntry {
+  manager?: string;
+  operation?: string;
+  apiVersion?: string;
+  time?: string;
+  fieldsType?: string;
+  fieldsV1?: unknown;
+  subresource?: string;
 }
 
 /** Any Kubernetes object, kept as raw JSON: the runtime never converts dates or drops unknown fields. */

@@ -1,2 +1,3 @@
 export * from './informer.ts';
 export * from './store.ts';
+export * from './transform.ts';

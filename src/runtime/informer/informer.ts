@@ -12,6 +12,7 @@ import { logFailure } from '../failure-log.ts';
 import { type Logger, silentLogger } from '../logger.ts';
 import { informerEvents } from '../metrics.ts';
 import { MapStore, objectKey, type Store } from './store.ts';
+import type { Transform } from './transform.ts';
 
 export interface EventHandlers<T extends KubeObject> {
   onAdd?(obj: T): void;
@@ -40,6 +41,11 @@ export interface InformerOptions {
   /** Bounds for the reconnect backoff after errors. */
   backoffInitialMs?: number;
   backoffMaxMs?: number;
+  /**
+   * What the cache keeps of each object (`withoutManagedFields`, say): applied to every listed and watched
+   * object and to every own write's answer before the store and the handlers see it.
+   */
+  transform?: Transform;
 }
 
 /** What an own write wrote (`Informer.ownWrite`): the object, and the resourceVersion it replaced. */
@@ -124,13 +130,13 @@ export class Informer<T extends KubeObject = KubeObject> {
    * the status) can each be assumed: the watch events of the earlier ones then neither count as changes nor
    * put the older object back. Returns whether it was applied.
    */
-  assume(obj: T, previousResourceVersion: string | undefined, onEcho?: OnOwnEcho<T>): boolean {
-    const rv = obj.metadata.resourceVersion;
+  assume(written: T, previousResourceVersion: string | undefined, onEcho?: OnOwnEcho<T>): boolean {
+    const rv = written.metadata.resourceVersion;
     if (!this.#synced || rv === undefined) return false;
-    const key = objectKey(obj);
+    const key = objectKey(written);
     const current = this.#store.get(key);
     if (current?.metadata.resourceVersion !== previousResourceVersion) return false;
-    this.#store.set(obj);
+    this.#store.set(this.#transform(written));
     const pending = this.#assumed.get(key);
     const assumed = { resourceVersion: rv, onEcho };
     if (pending) pending.push(assumed);
@@ -242,7 +248,7 @@ export class Informer<T extends KubeObject = KubeObject> {
             backoff.reset();
             this.#lastError = undefined;
             const next = event.object.metadata?.resourceVersion;
-            if (event.type !== 'BOOKMARK') this.#apply(event.type, event.object);
+            if (event.type !== 'BOOKMARK') this.#apply(event.type, this.#transform(event.object));
             if (next) rv = next;
             resourceVersion = rv;
           },
@@ -290,7 +296,8 @@ export class Informer<T extends KubeObject = KubeObject> {
     });
     const apiVersion = apiVersionOf(this.#opts.type);
     const seen = new Set<string>();
-    for (const item of list.items) {
+    for (const listed of list.items) {
+      const item = this.#transform(listed);
       // List items carry no kind/apiVersion; set them so cached objects look like watched ones.
       item.apiVersion ??= apiVersion;
       if (this.#opts.type.kind) item.kind ??= this.#opts.type.kind;
@@ -309,6 +316,10 @@ export class Informer<T extends KubeObject = KubeObject> {
       for (const w of this.#syncWaiters.splice(0)) w();
     }
     return list.metadata.resourceVersion;
+  }
+
+  #transform(obj: T): T {
+    return this.#opts.transform ? this.#opts.transform(obj) : obj;
   }
 
   #apply(type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'ERROR', obj: T): void {

@@ -30,7 +30,7 @@ import { EventRecorder, eventsAbout } from '../../runtime/events.ts';
 import { ReportedFailure } from '../../runtime/failure-log.ts';
 import { ensureFinalizer, hasFinalizer, removeFinalizer } from '../../runtime/finalizers.ts';
 import { type EventHandler, enqueueMapped, enqueueObject } from '../../runtime/handlers.ts';
-import { type Informer, objectKey, splitKey } from '../../runtime/informer/index.ts';
+import { type Informer, objectKey, splitKey, withoutManagedFields } from '../../runtime/informer/index.ts';
 import type { SharedInformerReader, SharedInformers } from '../../runtime/informer/shared-informers.ts';
 import { type Logger, silentLogger } from '../../runtime/logger.ts';
 import { ok, type ReconcileResult, requeueAfter, retry } from '../../runtime/reconcile.ts';
@@ -156,7 +156,8 @@ export class SyncController {
       return { onAdd: tell, onUpdate: (_, o) => tell(o), onDelete: tell };
     };
     this.#fed = this.#controller.watch<FederatedObject>(
-      { client: host, type: this.fedType, namespace: this.#watchNamespace },
+      // Nothing here reads a federated object's field ownership (kubectl shows it from the apiserver).
+      { client: host, type: this.fedType, namespace: this.#watchNamespace, transform: withoutManagedFields },
       enqueueObject(),
       tellObservers,
     );

@@ -10,9 +10,7 @@ const WORKLOAD_STATUS_WRITERS = new Set(['kube-controller-manager']);
 
 /** The field manager of another controller that writes this template's status, if any. */
 export function hostStatusWriter(template: KubeObject): string | undefined {
-  const fields = (template.metadata as { managedFields?: Array<{ manager?: string; subresource?: string }> })
-    .managedFields;
-  const writer = fields?.find(
+  const writer = template.metadata.managedFields?.find(
     (f) => f.subresource === 'status' && WORKLOAD_STATUS_WRITERS.has(f.manager ?? ''),
   );
   return writer?.manager;

@@ -1,0 +1,45 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { KubeObject } from '../../../src/kube/client/index.ts';
+import { withoutManagedFields } from '../../../src/runtime/informer/index.ts';
+
+const managed = [
+  { manager: 'kubefed-ts', operation: 'Update', apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1: {} },
+];
+
+test('withoutManagedFields leaves out metadata.managedFields and keeps everything else', () => {
+  const obj: KubeObject = {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: {
+      name: 'a',
+      namespace: 'ns',
+      resourceVersion: '7',
+      labels: { x: 'y' },
+      managedFields: managed,
+    },
+    data: { k: 'v' },
+  };
+  assert.deepEqual(withoutManagedFields(obj), {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: 'a', namespace: 'ns', resourceVersion: '7', labels: { x: 'y' } },
+    data: { k: 'v' },
+  });
+});
+
+test('withoutManagedFields does not change its input, which a writer may still hold', () => {
+  const obj: KubeObject = { metadata: { name: 'a', managedFields: managed } };
+  const out = withoutManagedFields(obj);
+  assert.notEqual(out, obj);
+  assert.deepEqual(obj.metadata.managedFields, managed);
+  assert.equal('managedFields' in out.metadata, false);
+});
+
+test('withoutManagedFields returns an object that has none as it is', () => {
+  const obj: KubeObject = { metadata: { name: 'a' }, data: {} };
+  assert.equal(withoutManagedFields(obj), obj);
+  // A watch ERROR event carries a Status, whose metadata may be missing on the wire.
+  const status = { kind: 'Status', code: 410 } as unknown as KubeObject;
+  assert.equal(withoutManagedFields(status), status);
+});
