@@ -5,7 +5,7 @@
 
 import { API_VERSION, type ManifestWork, MW_KIND, MW_PLURAL } from '../api/ocm/work/v1/index.ts';
 import type { KubeClient, KubeObject, ResourceType } from '../kube/client/index.ts';
-import { Informer } from '../runtime/informer/index.ts';
+import { Informer, withoutManagedFields } from '../runtime/informer/index.ts';
 import { type Logger, silentLogger } from '../runtime/logger.ts';
 
 export const MANIFEST_WORK_TYPE: ResourceType & { kind: string } = {
@@ -51,6 +51,8 @@ export class PullWorks {
       type: MANIFEST_WORK_TYPE,
       labelSelector: WORK_SOURCE_LABEL,
       logger: this.#log,
+      // A work's field ownership lists every field of every manifest in it, and nothing here reads it.
+      transform: withoutManagedFields,
     });
     const tell = (w: WorkObject, old?: WorkObject) => {
       const cluster = w.metadata.namespace ?? '';

@@ -25,7 +25,7 @@ import {
 import { jsonEqual } from '../../propagation/json.ts';
 import { Controller } from '../../runtime/controller.ts';
 import { ensureFinalizer, removeFinalizer } from '../../runtime/finalizers.ts';
-import type { Informer } from '../../runtime/informer/index.ts';
+import { type Informer, withoutManagedFields } from '../../runtime/informer/index.ts';
 import type { Logger } from '../../runtime/logger.ts';
 import { afterWriteError, ok, type ReconcileResult, requeueAfter, retry } from '../../runtime/reconcile.ts';
 import { statusWriteResult, writeStatusIfChanged } from '../../runtime/status.ts';
@@ -105,7 +105,8 @@ export class WorkAgent {
     });
     this.#controller.cache(crdSource(opts.member, this.#o.log));
     this.#works = this.#controller.watch<ManifestWork>(
-      { client: opts.hub, type: MW_TYPE, namespace: opts.clusterName },
+      // A work's field ownership lists every field of every manifest in it, and the agent never reads it.
+      { client: opts.hub, type: MW_TYPE, namespace: opts.clusterName, transform: withoutManagedFields },
       (enqueue) => {
         const handle = (w: ManifestWork) => {
           enqueue(WORK_KEY + (w.metadata.name ?? ''));

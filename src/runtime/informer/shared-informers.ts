@@ -2,17 +2,21 @@ import type { KubeClient, KubeObject, ResourceType } from '../../kube/client/ind
 import { type Logger, silentLogger } from '../logger.ts';
 import { type EventHandlers, Informer } from './informer.ts';
 import type { Store } from './store.ts';
+import type { Transform } from './transform.ts';
 
 export interface SharedInformerSpec {
   type: ResourceType;
   namespace?: string;
   labelSelector?: string;
+  /** What the cache keeps of each object; readers with another transform get an informer of their own. */
+  transform?: Transform;
 }
 
 /** The text of an informer spec: the key that readers of the same informer share. */
 export function informerSpecKey(spec: SharedInformerSpec): string {
   const t = spec.type;
-  return `${t.group}/${t.version}/${t.plural}|${spec.namespace ?? ''}|${spec.labelSelector ?? ''}`;
+  const transform = spec.transform ? `|${spec.transform.name}` : '';
+  return `${t.group}/${t.version}/${t.plural}|${spec.namespace ?? ''}|${spec.labelSelector ?? ''}${transform}`;
 }
 
 /** One reader of a shared informer. */

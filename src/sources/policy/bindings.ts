@@ -5,7 +5,7 @@
 import { CRB_KIND, CRB_PLURAL, GROUP, RB_KIND, RB_PLURAL, VERSION } from '../../api/work/v1alpha2/index.ts';
 import type { ResourceType } from '../../kube/client/index.ts';
 import { jsonEqual } from '../../propagation/json.ts';
-import type { EventHandlers } from '../../runtime/informer/index.ts';
+import { type EventHandlers, withoutManagedFields } from '../../runtime/informer/index.ts';
 import type { SharedInformerReader, SharedInformers } from '../../runtime/informer/shared-informers.ts';
 import type { BindingObject } from './binding-spec.ts';
 import { bindingKey, parseBindingKey } from './keys.ts';
@@ -43,8 +43,10 @@ export class Bindings {
       onUpdate: (old, b) => this.#tell(b, 'update', old),
       onDelete: (b) => this.#tell(b, 'delete'),
     };
-    this.#rb = informers.open({ type: BindingTypes.ResourceBinding, namespace }, handlers);
-    this.#crb = informers.open({ type: BindingTypes.ClusterResourceBinding }, handlers);
+    // Nothing reads a binding's field ownership; one binding per template, so it adds up at scale.
+    const transform = withoutManagedFields;
+    this.#rb = informers.open({ type: BindingTypes.ResourceBinding, namespace, transform }, handlers);
+    this.#crb = informers.open({ type: BindingTypes.ClusterResourceBinding, transform }, handlers);
   }
 
   #tell(b: BindingObject, change: 'add' | 'update' | 'delete', old?: BindingObject): void {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { KubeObject } from '../../../src/kube/client/index.ts';
 import { withoutManagedFields } from '../../../src/runtime/informer/index.ts';
+import { informerSpecKey } from '../../../src/runtime/informer/shared-informers.ts';
 
 const managed = [
   { manager: 'kubefed-ts', operation: 'Update', apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1: {} },
@@ -42,4 +43,17 @@ test('withoutManagedFields returns an object that has none as it is', () => {
   // A watch ERROR event carries a Status, whose metadata may be missing on the wire.
   const status = { kind: 'Status', code: 410 } as unknown as KubeObject;
   assert.equal(withoutManagedFields(status), status);
+});
+
+test('readers of one type share an informer only if they keep the same of each object', () => {
+  const type = {
+    group: 'work.karmada.io',
+    version: 'v1alpha2',
+    plural: 'resourcebindings',
+    namespaced: true,
+  };
+  const plain = informerSpecKey({ type, namespace: 'ns' });
+  const stripped = informerSpecKey({ type, namespace: 'ns', transform: withoutManagedFields });
+  assert.notEqual(plain, stripped);
+  assert.equal(stripped, informerSpecKey({ type, namespace: 'ns', transform: withoutManagedFields }));
 });

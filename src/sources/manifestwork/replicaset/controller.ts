@@ -27,7 +27,7 @@ import {
 import { Controller } from '../../../runtime/controller.ts';
 import { ensureFinalizer, removeFinalizer } from '../../../runtime/finalizers.ts';
 import { enqueueMapped, enqueueObject } from '../../../runtime/handlers.ts';
-import type { Informer } from '../../../runtime/informer/index.ts';
+import { type Informer, withoutManagedFields } from '../../../runtime/informer/index.ts';
 import { type Logger, silentLogger } from '../../../runtime/logger.ts';
 import type { Runnable } from '../../../runtime/manager.ts';
 import { ok, type ReconcileResult, requeueAfter, retry } from '../../../runtime/reconcile.ts';
@@ -66,7 +66,7 @@ export class ManifestWorkReplicaSetController implements Runnable {
       enqueueObject(),
     );
     this.#works = this.#controller.watch<ManifestWork>(
-      { client: host, type: ManifestWorkType, labelSelector: MWRS_LABEL },
+      { client: host, type: ManifestWorkType, labelSelector: MWRS_LABEL, transform: withoutManagedFields },
       enqueueMapped((w) => {
         const key = ownerKeyOfWork(w);
         return key ? [key] : [];

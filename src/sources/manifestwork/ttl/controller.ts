@@ -5,7 +5,7 @@ import type { ManifestWork } from '../../../api/ocm/work/v1/index.ts';
 import { isNotFound, type KubeClient } from '../../../kube/client/index.ts';
 import { Controller } from '../../../runtime/controller.ts';
 import { enqueueObject } from '../../../runtime/handlers.ts';
-import type { Informer } from '../../../runtime/informer/index.ts';
+import { type Informer, withoutManagedFields } from '../../../runtime/informer/index.ts';
 import { type Logger, silentLogger } from '../../../runtime/logger.ts';
 import type { Runnable } from '../../../runtime/manager.ts';
 import { ok, type ReconcileResult, requeueAfter, retry } from '../../../runtime/reconcile.ts';
@@ -34,7 +34,7 @@ export class CompletedWorkController implements Runnable {
       reconcile: (k) => this.reconcile(k),
     });
     this.#works = this.#controller.watch<ManifestWork>(
-      { client: opts.host, type: ManifestWorkType },
+      { client: opts.host, type: ManifestWorkType, transform: withoutManagedFields },
       enqueueObject(),
     );
   }
