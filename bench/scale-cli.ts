@@ -14,6 +14,8 @@ export interface ScaleFlags {
   types?: string;
   /** --systems as given, or undefined. */
   systems?: string;
+  /** --baseline <git-rev>: kubefed-ts at that commit, measured right after this tree's. */
+  baseline?: string;
   restart?: boolean;
   failover?: boolean;
   updateSamples: number;
@@ -34,17 +36,23 @@ function ascending(flag: string, v: string): number[] {
   return out;
 }
 
-/** The scale mode's options: one type (configmaps by default), kubefed-ts and its native front end by default. */
+/**
+ * The scale mode's options: one type (configmaps by default), kubefed-ts and its native front end by default,
+ * with `--baseline` kubefed-ts at that commit between them.
+ */
 export function scaleOptionsFrom(f: ScaleFlags, log: (m: string) => void): ScaleOptions {
   const kinds = parseKinds(f.types ?? 'configmaps');
   if (kinds.length !== 1)
     throw new BenchUsageError('--scale measures one type at a time (--types configmaps)');
-  const systems = resolveSystems(f.systems ?? 'kubefed-ts,kubefed-ts-native', undefined);
+  const defaults =
+    f.baseline === undefined ? 'kubefed-ts,kubefed-ts-native' : 'kubefed-ts,baseline,kubefed-ts-native';
+  const systems = resolveSystems(f.systems ?? defaults, f.baseline);
   return {
     members: ascending('--scale-members', f.scaleMembers),
     objects: ascending('--scale-objects', f.scaleObjects),
     kind: kinds[0] as ScaleOptions['kind'],
     systems,
+    baseline: systems.includes('baseline') ? f.baseline : undefined,
     restart: Boolean(f.restart),
     failover: Boolean(f.failover),
     updateSamples: f.updateSamples,

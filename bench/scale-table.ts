@@ -4,6 +4,7 @@ import type { Panel } from './plot.ts';
 import type { RecoveryResult, ScaleReport, ScaleStep } from './scale-types.ts';
 
 const MiB = 2 ** 20;
+const mib = (bytes: number | undefined) => (bytes === undefined ? undefined : bytes / MiB);
 
 /** The steps of one (system, members) phase in step order. */
 function phaseOf(steps: readonly ScaleStep[], s: ScaleStep): ScaleStep[] {
@@ -13,15 +14,21 @@ function phaseOf(steps: readonly ScaleStep[], s: ScaleStep): ScaleStep[] {
 }
 
 /**
- * Memory per 1,000 objects: the RSS growth from the previous step of the same phase over the objects it added;
- * undefined for the first step (no slope yet).
+ * Memory per 1,000 objects: the growth of `bytes` (RSS by default) from the previous step of the same phase over
+ * the objects it added; undefined for the first step (no slope yet) or where either step has no figure.
  */
-export function rssPer1kObjects(steps: readonly ScaleStep[], s: ScaleStep): number | undefined {
+export function per1kObjects(
+  steps: readonly ScaleStep[],
+  s: ScaleStep,
+  bytes: (s: ScaleStep) => number | undefined = (x) => x.rssBytes,
+): number | undefined {
   const phase = phaseOf(steps, s);
   const i = phase.indexOf(s);
   const prev = phase[i - 1];
   if (!prev || s.objects === prev.objects) return undefined;
-  return ((s.rssBytes - prev.rssBytes) / (s.objects - prev.objects)) * 1000;
+  const [now, before] = [bytes(s), bytes(prev)];
+  if (now === undefined || before === undefined) return undefined;
+  return ((now - before) / (s.objects - prev.objects)) * 1000;
 }
 
 /**
@@ -54,14 +61,26 @@ const seriesKey = (s: ScaleStep) => `${s.label}, ${s.members} members`;
 /** One line per system × members: CPU ms per member object vs N, and member objects/s vs N. */
 export function scalePanels(report: ScaleReport): Panel[] {
   const keys = [...new Set(report.steps.map(seriesKey))];
-  const series = (metric: (s: ScaleStep) => number) =>
+  const series = (metric: (s: ScaleStep) => number | undefined) =>
     keys.map((label) => ({
       label,
       points: report.steps
         .filter((s) => seriesKey(s) === label)
         .sort((a, b) => a.objects - b.objects)
-        .map((s) => ({ x: s.objects, y: metric(s) })),
+        .flatMap((s) => {
+          const y = metric(s);
+          return y === undefined ? [] : [{ x: s.objects, y }];
+        }),
     }));
+  const liveHeap = report.steps.some((s) => s.liveHeapBytes !== undefined)
+    ? [
+        {
+          title: 'Live heap after a full GC, MiB',
+          xLabel: 'objects in the host (N)',
+          series: series((s) => mib(s.liveHeapBytes)),
+        },
+      ]
+    : [];
   return [
     {
       title: 'CPU ms per member object',
@@ -73,6 +92,7 @@ export function scalePanels(report: ScaleReport): Panel[] {
       xLabel: 'objects in the host (N)',
       series: series((s) => s.objectsPerSecond),
     },
+    ...liveHeap,
   ];
 }
 
@@ -100,8 +120,9 @@ export function renderScaleReport(report: ScaleReport, command: string): string 
     `Objects: ${o.kind}, created 32 in flight per step (cumulative steps ${o.objects.join(', ')}); members ${o.members.join(', ')}.`,
     '',
     '| System | Members | N | Member objects/s (step) | CPU ms per member object | Host writes per object | ' +
-      'Member writes per member object | Update p50 / p99 (ms) | Controller RSS (MiB) | Heap (MiB) | RSS per 1k objects (MiB) |',
-    '|---|---|---|---|---|---|---|---|---|---|---|',
+      'Member writes per member object | Update p50 / p99 (ms) | Controller RSS (MiB) | Heap (MiB) | ' +
+      'Live heap after a full GC (MiB) | RSS per 1k objects (MiB) | Live heap per 1k objects (MiB) |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const s of report.steps) {
     lines.push(
@@ -115,8 +136,10 @@ export function renderScaleReport(report: ScaleReport, command: string): string 
         s.memberWritesPerMemberObject.toFixed(2),
         `${s.update.p50Ms.toFixed(0)} / ${s.update.p99Ms.toFixed(0)}`,
         (s.rssBytes / MiB).toFixed(0),
-        num(s.heapBytes === undefined ? undefined : s.heapBytes / MiB, 0),
-        num((rssPer1kObjects(report.steps, s) ?? Number.NaN) / MiB, 1),
+        num(mib(s.heapBytes), 0),
+        num(mib(s.liveHeapBytes), 0),
+        num(mib(per1kObjects(report.steps, s)), 1),
+        num(mib(per1kObjects(report.steps, s, (x) => x.liveHeapBytes)), 1),
       ].join(' | ')} |`,
     );
   }

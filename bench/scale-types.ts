@@ -17,6 +17,8 @@ export interface ScaleOptions {
   objects: number[];
   kind: BenchKind['id'];
   systems: SystemId[];
+  /** The git revision of the `baseline` system: kubefed-ts at that commit, in a temporary worktree. */
+  baseline?: string;
   /** After the last step of the largest phase: kill -9 the controller and start it again. */
   restart: boolean;
   /** After that: a second replica as standby, kill -9 the leader. */
@@ -61,7 +63,10 @@ export interface ScaleStep {
   /** Template change → every member, after the step settled. */
   update: Latency;
   rssBytes: number;
+  /** V8 heap in use when scraped (`nodejs_heap_size_used_bytes`), garbage included; Go heap for KubeFed. */
   heapBytes?: number;
+  /** V8 heap still in use after a full collection (`bench/heap-probe.ts`): what the controller keeps. */
+  liveHeapBytes?: number;
 }
 
 /** After a kill -9: how long until the controller (or the standby) was back at work, and what it wrote. */

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { CoreTypes, type KubeClient, type KubeObject } from '../src/kube/client/index.ts';
 import { startFederation } from '../src/testing/federation.ts';
 import { sleep } from '../src/util/backoff.ts';
+import { type BaselineTree, checkoutBaseline } from './baseline.ts';
 import {
   applyUserObjects,
   type Bench,
@@ -28,6 +29,7 @@ import {
   updateLatency,
   waitUntil,
 } from './benchmark.ts';
+import { liveHeapBytes } from './heap-probe.ts';
 import {
   addCounts,
   CpuAccount,
@@ -51,6 +53,7 @@ import {
   KUBEFED_NAMESPACE,
   kubefedGo,
   kubefedTs,
+  kubefedTsFrom,
   kubefedTsNative,
   type RunningController,
   type SystemUnderTest,
@@ -64,11 +67,15 @@ const LEASE = 'kubefed-controller-manager';
  */
 const IDLE_CPU_SHARE = 0.025;
 
-async function systemFor(id: ScaleOptions['systems'][number]): Promise<SystemUnderTest> {
+async function systemFor(
+  id: ScaleOptions['systems'][number],
+  baseline: BaselineTree | undefined,
+): Promise<SystemUnderTest> {
   if (id === 'kubefed-ts') return kubefedTs();
   if (id === 'kubefed-ts-native') return kubefedTsNative();
   if (id === 'kubefed') return kubefedGo;
-  throw new Error(`system ${id} is not available in the scale mode`);
+  if (baseline) return kubefedTsFrom({ root: baseline.root, id, label: baseline.label });
+  throw new Error('the baseline system needs --baseline <git-rev>');
 }
 
 /** CPU seconds of processes; an exited one counts 0. */
@@ -392,6 +399,8 @@ async function scaleStep(
     update,
     rssBytes: rss,
     heapBytes: await scrapeGauge(controller.metricsUrl, controller.heapMetric),
+    liveHeapBytes:
+      controller.inspectPort === undefined ? undefined : await liveHeapBytes(controller.inspectPort),
   };
   log(
     `N ${to}: +${added} in ${seconds.toFixed(1)} s (${step.objectsPerSecond.toFixed(0)} member objects/s), ` +
@@ -430,7 +439,13 @@ async function scalePhase(
     memberApiservers: base.fed.members.slice(0, m).flatMap((x) => pidsWithArg(`--secure-port=${x.api.port}`)),
     etcd: pidsWithArg(`--data-dir=${join(base.fed.dir, 'etcd', 'data')}`),
   };
-  const startOpts = { kubeconfig: base.fed.kubeconfigPath, dir: base.fed.dir, args: [] as string[] };
+  // The inspector lets each step read the controller's live heap (Node systems; KubeFed ignores it).
+  const startOpts = {
+    kubeconfig: base.fed.kubeconfigPath,
+    dir: base.fed.dir,
+    args: [] as string[],
+    inspect: true,
+  };
   const quietWindowMs = opts.quietWindowMs ?? 2000;
   const phase: Phase = { bench, sys, ns, tracker, kind, startOpts, quietWindowMs, processes, log };
   const steps: ScaleStep[] = [];
@@ -478,9 +493,27 @@ async function scalePhase(
 }
 
 export async function runScale(opts: ScaleOptions): Promise<ScaleReport> {
-  const started = Date.now();
   const members = [...opts.members].sort((a, b) => a - b);
   const objects = [...opts.objects].sort((a, b) => a - b);
+  const baseline =
+    opts.baseline !== undefined && opts.systems.includes('baseline')
+      ? checkoutBaseline(opts.baseline)
+      : undefined;
+  if (baseline) opts.log(`baseline ${baseline.label}: ${baseline.commit} checked out in ${baseline.root}`);
+  try {
+    return await scaleRun(opts, members, objects, baseline);
+  } finally {
+    baseline?.remove();
+  }
+}
+
+async function scaleRun(
+  opts: ScaleOptions,
+  members: number[],
+  objects: number[],
+  baseline: BaselineTree | undefined,
+): Promise<ScaleReport> {
+  const started = Date.now();
   const most = members.at(-1) ?? 1;
   opts.log(`starting a federation: host + ${most} bare members`);
   const fed = await startFederation({
@@ -533,7 +566,7 @@ export async function runScale(opts: ScaleOptions): Promise<ScaleReport> {
       wallSeconds: 0,
     };
     for (const id of opts.systems) {
-      const sys = await systemFor(id);
+      const sys = await systemFor(id, baseline);
       for (const m of members) {
         const r = await scalePhase(base, sys, m, { ...opts, objects }, m === most);
         report.steps.push(...r.steps);

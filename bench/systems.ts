@@ -20,6 +20,7 @@ import { startKubefedControllerManager } from '../src/testing/controller-manager
 import { freePort, waitFor } from '../src/testing/ports.ts';
 import { ManagedProcess } from '../src/testing/process.ts';
 import { MUTATING_CONFIGURATION_NAME, VALIDATING_CONFIGURATION_NAME } from '../src/webhook/index.ts';
+import { inspectOption } from './heap-probe.ts';
 
 export const KUBEFED_NAMESPACE = 'kube-federation-system';
 
@@ -56,6 +57,8 @@ export interface RunningController {
   /** The controller's own /metrics, for its heap in use (nodejs_heap_size_used_bytes / go_memstats_heap_alloc_bytes). */
   metricsUrl: string;
   heapMetric: string;
+  /** The controller-manager's inspector port on loopback, when started with `inspect` (for `liveHeapBytes`). */
+  inspectPort?: number;
 }
 
 export interface SystemUnderTest {
@@ -79,6 +82,8 @@ export interface SystemUnderTest {
     dir: string;
     cpuProfDir?: string;
     args: string[];
+    /** Node's inspector on a loopback port, so that the live heap can be read (`bench/heap-probe.ts`). */
+    inspect?: boolean;
   }): Promise<RunningController>;
 }
 
@@ -128,10 +133,15 @@ export async function kubefedTsFrom(tree: {
         await client.close();
       }
     },
-    async start({ kubeconfig, dir, cpuProfDir, args }) {
+    async start({ kubeconfig, dir, cpuProfDir, args, inspect }) {
       const name = tree.label.replaceAll(' ', '-');
       // Node's own profiler, written when the process exits: load it in Chrome DevTools or speedscope.
-      const profEnv = cpuProfDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${cpuProfDir}` } : undefined;
+      const profOption = cpuProfDir ? `--cpu-prof --cpu-prof-dir=${cpuProfDir}` : undefined;
+      const profEnv = profOption ? { NODE_OPTIONS: profOption } : undefined;
+      const inspectPort = inspect ? await freePort() : undefined;
+      const cmOptions = [profOption, inspectPort === undefined ? undefined : inspectOption(inspectPort)]
+        .filter(Boolean)
+        .join(' ');
       const webhook =
         webhooks &&
         (await startWebhook(webhooks, kube, kubeconfigs, { kubeconfig, dir, name, env: profEnv }));
@@ -145,7 +155,7 @@ export async function kubefedTsFrom(tree: {
         logFile,
         name: `${tree.label}-controller-manager`,
         args,
-        env: profEnv ?? {},
+        env: cmOptions ? { NODE_OPTIONS: cmOptions } : {},
       });
       const pid = cm.process.child.pid ?? 0;
       const webhookPid = webhook?.process.child.pid;
@@ -164,6 +174,7 @@ export async function kubefedTsFrom(tree: {
         readyUrl: `${cm.healthUrl}/readyz`,
         metricsUrl: `${cm.metricsUrl}/metrics`,
         heapMetric: 'nodejs_heap_size_used_bytes',
+        inspectPort,
       };
     },
   };

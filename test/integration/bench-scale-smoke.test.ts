@@ -95,6 +95,11 @@ describe('benchmark scale mode smoke run (1 and 2 members, 3 and 6 objects, rest
         assert.ok(s.cpuMsPerMemberObject > 0, `${at}: CPU`);
         assert.equal(s.update.samples, 2, `${at}: update samples`);
         assert.ok(s.rssBytes > 0 && (s.heapBytes ?? 0) > 0, `${at}: memory`);
+        // Read through the controller's inspector after a full collection: a measured figure, below the RSS.
+        assert.ok(
+          (s.liveHeapBytes ?? 0) > 0 && (s.liveHeapBytes ?? 0) < s.rssBytes,
+          `${at}: live heap ${s.liveHeapBytes}`,
+        );
       }
       assert.deepEqual(
         report.recoveries.map((r) => [r.system, r.kind, r.members, r.objects]),

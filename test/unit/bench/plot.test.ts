@@ -99,6 +99,15 @@ describe('bench plot: drawing', () => {
     assert.equal(textWidth('abc', 2), 36);
   });
 
+  test('"@" has a glyph of its own (the baseline label kubefed-ts@<commit>), not the "?" of an unknown one', () => {
+    const at = new Raster(6, 7);
+    at.text(0, 0, '@', BLACK);
+    const unknown = new Raster(6, 7);
+    unknown.text(0, 0, '?', BLACK);
+    assert.deepEqual(at.get(0, 2), [0, 0, 0, 255]);
+    assert.deepEqual(unknown.get(0, 2), [255, 255, 255, 255]);
+  });
+
   test('niceTicks covers the range in steps of 1, 2 or 5 × 10^k; labels use the decimals of the step', () => {
     assert.deepEqual(niceTicks(0, 10_000), [0, 2000, 4000, 6000, 8000, 10_000]);
     assert.deepEqual(niceTicks(0, 0.37), [0, 0.1, 0.2, 0.3, 0.4]);

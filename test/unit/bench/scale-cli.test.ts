@@ -26,6 +26,19 @@ describe('bench --scale flags', () => {
     assert.deepEqual([o.systems, o.kind, o.restart], [['kubefed'], 'deployments', true]);
   });
 
+  test('--baseline: kubefed-ts at that commit right after this tree, or where --systems puts it', () => {
+    const o = scaleOptionsFrom(flags({ baseline: 'HEAD~1' }), log);
+    assert.deepEqual([o.systems, o.baseline], [['kubefed-ts', 'baseline', 'kubefed-ts-native'], 'HEAD~1']);
+    const only = scaleOptionsFrom(flags({ baseline: 'HEAD~1', systems: 'baseline,kubefed-ts' }), log);
+    assert.deepEqual([only.systems, only.baseline], [['baseline', 'kubefed-ts'], 'HEAD~1']);
+    // Left out by --systems: nothing to check out.
+    assert.equal(
+      scaleOptionsFrom(flags({ baseline: 'HEAD~1', systems: 'kubefed-ts' }), log).baseline,
+      undefined,
+    );
+    assert.throws(() => scaleOptionsFrom(flags({ systems: 'baseline' }), log), /--baseline/);
+  });
+
   test('one type at a time, ascending positive counts', () => {
     assert.throws(() => scaleOptionsFrom(flags({ types: 'configmaps,deployments' }), log), BenchUsageError);
     assert.throws(() => scaleOptionsFrom(flags({ scaleMembers: '10,3' }), log), /ascending/);

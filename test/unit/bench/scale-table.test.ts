@@ -3,8 +3,8 @@ import { describe, test } from 'node:test';
 import {
   byVerb,
   flatness,
+  per1kObjects,
   renderScaleReport,
-  rssPer1kObjects,
   scalePanels,
 } from '../../../bench/scale-table.ts';
 import type { ScaleReport, ScaleStep } from '../../../bench/scale-types.ts';
@@ -39,6 +39,7 @@ function step(
     update: { p50Ms: 12, p99Ms: 40, samples: 3 },
     rssBytes: rssMiB * MiB,
     heapBytes: (rssMiB / 2) * MiB,
+    liveHeapBytes: (rssMiB / 4) * MiB,
   };
 }
 
@@ -100,9 +101,16 @@ const report: ScaleReport = {
 
 describe('bench scale table', () => {
   test('memory per 1,000 objects is the RSS slope from the previous step of the same phase', () => {
-    assert.equal(rssPer1kObjects(steps, steps[0] as ScaleStep), undefined);
-    assert.equal(rssPer1kObjects(steps, steps[1] as ScaleStep), (40 * MiB) / 4);
-    assert.equal(rssPer1kObjects(steps, steps[3] as ScaleStep), (180 * MiB) / 9);
+    assert.equal(per1kObjects(steps, steps[0] as ScaleStep), undefined);
+    assert.equal(per1kObjects(steps, steps[1] as ScaleStep), (40 * MiB) / 4);
+    assert.equal(per1kObjects(steps, steps[3] as ScaleStep), (180 * MiB) / 9);
+  });
+
+  test('the live heap per 1,000 objects is its own slope, and none where a step has no live heap', () => {
+    const live = (x: ScaleStep) => x.liveHeapBytes;
+    assert.equal(per1kObjects(steps, steps[1] as ScaleStep, live), (10 * MiB) / 4);
+    const [first, second] = [step(3, 1000, 2, 100), { ...step(3, 2000, 2, 120), liveHeapBytes: undefined }];
+    assert.equal(per1kObjects([first, second], second, live), undefined);
   });
 
   test('flatness is the cost at the most members and objects over the cost at the fewest', () => {
@@ -120,8 +128,14 @@ describe('bench scale table', () => {
     const md = renderScaleReport(report, 'npm run bench -- --scale');
     const rows = md.split('\n').filter((l) => l.startsWith('| kubefed-ts |'));
     assert.equal(rows.length, 6);
-    assert.equal(rows[0], '| kubefed-ts | 3 | 1000 | 300 | 2.00 | 2.00 | 1.00 | 12 / 40 | 100 | 50 | – |');
-    assert.equal(rows[1], '| kubefed-ts | 3 | 5000 | 300 | 2.20 | 2.00 | 1.00 | 12 / 40 | 140 | 70 | 10.0 |');
+    assert.equal(
+      rows[0],
+      '| kubefed-ts | 3 | 1000 | 300 | 2.00 | 2.00 | 1.00 | 12 / 40 | 100 | 50 | 25 | – | – |',
+    );
+    assert.equal(
+      rows[1],
+      '| kubefed-ts | 3 | 5000 | 300 | 2.20 | 2.00 | 1.00 | 12 / 40 | 140 | 70 | 35 | 10.0 | 2.5 |',
+    );
     assert.match(md, /^- kubefed-ts: flatness \(.* at 10 members × 10000 ÷ at 3 × 1000\) = 1\.50$/m);
     assert.match(
       rows[4] ?? '',
@@ -156,5 +170,19 @@ describe('bench scale table', () => {
       rate?.series[1]?.points.map((p) => p.y),
       [1000, 1000],
     );
+  });
+
+  test('a third panel plots the live heap in MiB, only where it was measured', () => {
+    const heap = scalePanels(report)[2];
+    assert.equal(heap?.title, 'Live heap after a full GC, MiB');
+    assert.deepEqual(
+      heap?.series[0]?.points.map((p) => [p.x, p.y]),
+      [
+        [1000, 25],
+        [5000, 35],
+      ],
+    );
+    const without = { ...report, steps: report.steps.map((s) => ({ ...s, liveHeapBytes: undefined })) };
+    assert.equal(scalePanels(without).length, 2);
   });
 });
