@@ -11,9 +11,10 @@ import { applyCrds } from '../src/install/control-plane.ts';
 import { CoreTypes, KubeClient, type KubeObject, type ResourceType } from '../src/kube/client/index.ts';
 import { Informer, type Transform, withoutManagedFields } from '../src/runtime/informer/index.ts';
 import { startFederation } from '../src/testing/federation.ts';
-import { BenchUsageError, parseCount } from './args.ts';
+import { parseCount } from './args.ts';
 import { pool } from './benchmark.ts';
 import { type CacheRound, type CacheVariant, renderCacheMemoryTable } from './cache-memory-table.ts';
+import { parseMicroBenchCommand } from './micro-cli.ts';
 import { KUBEFED_NAMESPACE } from './systems.ts';
 import { type BenchKind, federatedObject, KINDS, plainObject } from './workload.ts';
 
@@ -23,16 +24,7 @@ const cmd = new Command('bench:cache-memory')
   .addOption(
     new Option('--rounds <n>', 'loads of each variant, alternating').default(3).argParser(parseCount),
   );
-function usage(message: string): never {
-  process.stderr.write(`bench:cache-memory: ${message}\n`);
-  process.exit(2);
-}
-try {
-  cmd.parse(process.argv);
-} catch (e) {
-  if (e instanceof BenchUsageError) usage(e.message);
-  throw e;
-}
+const usage = parseMicroBenchCommand(cmd, process.argv);
 const o = cmd.opts<{ objects: number; rounds: number }>();
 const gc =
   (globalThis as { gc?: () => void }).gc ??

@@ -12,6 +12,7 @@ import { sleep } from '../src/util/backoff.ts';
 import { BenchUsageError, parseCount, parseList } from './args.ts';
 import { pool } from './benchmark.ts';
 import { CpuAccount, pidsWithArg, scrapeWritesByVerb } from './measure.ts';
+import { parseMicroBenchCommand } from './micro-cli.ts';
 import { renderStatusWriteTable, type WriteKind, type WriteRound } from './status-write-table.ts';
 import { KUBEFED_NAMESPACE } from './systems.ts';
 import { federatedObject, KINDS } from './workload.ts';
@@ -38,17 +39,7 @@ const cmd = new Command('bench:status-write')
       .default(20)
       .argParser(parseCount),
   );
-/** A usage mistake is one line on stderr and exit code 2, not a stack trace. */
-function usage(message: string): never {
-  process.stderr.write(`bench:status-write: ${message}\n`);
-  process.exit(2);
-}
-try {
-  cmd.parse(process.argv);
-} catch (e) {
-  if (e instanceof BenchUsageError) usage(e.message);
-  throw e;
-}
+const usage = parseMicroBenchCommand(cmd, process.argv);
 const o = cmd.opts<{
   objects: number;
   type: string;

@@ -2,26 +2,19 @@
 // rot: it must finish, its own checks must pass (every informer held every object, and exactly the stripped
 // variant held them without managedFields), and every row must hold both measured figures. Never the sizes.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { promisify } from 'node:util';
-import { REPO_ROOT } from '../../src/paths.ts';
+import { runMicroBench, tableRows } from './micro-bench.ts';
 
 describe('cache-memory micro-benchmark smoke run', () => {
   test('loads member copies and federated objects as served and without managedFields', async () => {
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      ['--expose-gc', join(REPO_ROOT, 'bench/cache-memory.ts'), '--objects', '20', '--rounds', '1'],
-      { cwd: REPO_ROOT, timeout: 240_000 },
+    const stdout = await runMicroBench(
+      'cache-memory.ts',
+      ['--objects', '20', '--rounds', '1'],
+      ['--expose-gc'],
     );
-    const rows = stdout.split('\n').filter((l) => /^\| (ConfigMap|Deployment|FederatedConfigMap) \(/.test(l));
+    const rows = tableRows(stdout, /^(ConfigMap|Deployment|FederatedConfigMap) \(/);
     assert.equal(rows.length, 3, stdout);
-    for (const row of rows) {
-      const cells = row
-        .split('|')
-        .slice(2, -1)
-        .map((c) => c.trim());
+    for (const { row, cells } of rows) {
       assert.equal(cells.length, 4, row);
       // Heap figures of 20 objects are too small to compare; each must be measured, and the ratio computed.
       assert.match(cells[0] ?? '', /^-?\d+$/, row);

@@ -158,7 +158,8 @@ describe('benchmark scale mode smoke run (1 and 2 members, 3 and 6 objects, rest
         'every CRC holds',
       );
       const ihdr = chunks[0]?.data as Buffer;
-      assert.deepEqual([ihdr.readUInt32BE(0), ihdr.readUInt32BE(4)], [1280, 560]);
+      // Three panels of 640 pixels: CPU per member object, rate, and the live heap.
+      assert.deepEqual([ihdr.readUInt32BE(0), ihdr.readUInt32BE(4)], [1920, 560]);
     } catch (e) {
       process.stderr.write(`${lines.join('\n')}\n${stdout}\n`);
       throw e;
