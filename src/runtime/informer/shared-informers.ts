@@ -12,10 +12,22 @@ export interface SharedInformerSpec {
   transform?: Transform;
 }
 
+// Transforms are told apart by identity, not by name: two anonymous functions share the name ''.
+const transformIds = new WeakMap<Transform, number>();
+let transformsSeen = 0;
+function transformId(transform: Transform): number {
+  let id = transformIds.get(transform);
+  if (id === undefined) {
+    id = ++transformsSeen;
+    transformIds.set(transform, id);
+  }
+  return id;
+}
+
 /** The text of an informer spec: the key that readers of the same informer share. */
 export function informerSpecKey(spec: SharedInformerSpec): string {
   const t = spec.type;
-  const transform = spec.transform ? `|${spec.transform.name}` : '';
+  const transform = spec.transform ? `|transform#${transformId(spec.transform)}` : '';
   return `${t.group}/${t.version}/${t.plural}|${spec.namespace ?? ''}|${spec.labelSelector ?? ''}${transform}`;
 }
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { KubeObject } from '../../../src/kube/client/index.ts';
-import { withoutManagedFields } from '../../../src/runtime/informer/index.ts';
+import { type Transform, withoutManagedFields } from '../../../src/runtime/informer/index.ts';
 import { informerSpecKey } from '../../../src/runtime/informer/shared-informers.ts';
 
 const managed = [
@@ -56,4 +56,13 @@ test('readers of one type share an informer only if they keep the same of each o
   const stripped = informerSpecKey({ type, namespace: 'ns', transform: withoutManagedFields });
   assert.notEqual(plain, stripped);
   assert.equal(stripped, informerSpecKey({ type, namespace: 'ns', transform: withoutManagedFields }));
+  // Two different transforms with the same name (here both anonymous) never share an informer.
+  const keep: Transform[] = [
+    <T extends KubeObject>(o: T): T => o,
+    <T extends KubeObject>(o: T): T => ({ ...o }),
+  ];
+  assert.equal(keep[0]?.name, keep[1]?.name);
+  const [a, b] = keep.map((transform) => informerSpecKey({ type, namespace: 'ns', transform }));
+  assert.notEqual(a, b);
+  assert.notEqual(a, stripped);
 });
