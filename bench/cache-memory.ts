@@ -110,86 +110,98 @@ try {
   const controller = open(COMPONENT);
   const memberController = open('kube-controller-manager');
   const user = open('kubectl-create');
-  const sets: CachedSet[] = [
-    {
-      label: 'ConfigMap (member copy)',
-      type: configMaps.target,
-      namespace: 'copies-configmaps',
-      write: async (c, i) => {
-        await c.create(configMaps.target, memberCopy(configMaps, 'copies-configmaps', i));
+  try {
+    const sets: CachedSet[] = [
+      {
+        label: 'ConfigMap (member copy)',
+        type: configMaps.target,
+        namespace: 'copies-configmaps',
+        write: async (c, i) => {
+          await c.create(configMaps.target, memberCopy(configMaps, 'copies-configmaps', i));
+        },
       },
-    },
-    {
-      label: "Deployment (member copy, status written by the member's controller)",
-      type: KINDS.deployments.target,
-      namespace: 'copies-deployments',
-      write: async (c, i) => {
-        const t = KINDS.deployments.target;
-        const created = await c.create(t, memberCopy(KINDS.deployments, 'copies-deployments', i));
-        await memberController.update(t, { ...created, status: deploymentStatus }, { subresource: 'status' });
-      },
-    },
-    {
-      label: 'FederatedConfigMap (host, status written by kubefed-ts)',
-      type: configMaps.fedType,
-      namespace: 'federated',
-      write: async (_c, i) => {
-        const t = configMaps.fedType;
-        const obj = federatedObject(configMaps, 'federated', `o-${i}`, i, [
-          'cluster1',
-          'cluster2',
-          'cluster3',
-        ]);
-        const created = await user.create(t, obj);
-        await controller.update(t, { ...created, status: federatedStatus }, { subresource: 'status' });
-      },
-    },
-  ];
-  const variants: Array<[CacheVariant, Transform | undefined]> = [
-    ['as served', undefined],
-    ['without managedFields', withoutManagedFields],
-  ];
-  for (const set of sets) {
-    await admin.create(CoreTypes.namespaces, {
-      apiVersion: 'v1',
-      kind: 'Namespace',
-      metadata: { name: set.namespace },
-    });
-    log(`${set.label}: writing ${o.objects}`);
-    await pool(
-      Array.from({ length: o.objects }, (_, i) => i),
-      32,
-      (i) => set.write(controller, i),
-    );
-    for (let r = 0; r < o.rounds; r++) {
-      // Alternate which variant loads first, so that neither always meets the heap the other left.
-      const order = r % 2 === 0 ? variants : [...variants].reverse();
-      for (const [variant, transform] of order) {
-        const before = liveHeap();
-        const informer = new Informer<KubeObject>({
-          client: controller,
-          type: set.type,
-          namespace: set.namespace,
-          transform,
-        });
-        informer.start();
-        await informer.waitForSync();
-        const heapBytes = liveHeap() - before;
-        const cached = informer.store.list();
-        if (cached.length !== o.objects)
-          throw new Error(`${set.label}: the informer holds ${cached.length} objects, not ${o.objects}`);
-        const stripped = cached.filter((c) => c.metadata.managedFields === undefined).length;
-        if (stripped !== (transform ? o.objects : 0))
-          throw new Error(
-            `${set.label}, ${variant}: ${stripped} of ${o.objects} cached without managedFields`,
+      {
+        label: "Deployment (member copy, status written by the member's controller)",
+        type: KINDS.deployments.target,
+        namespace: 'copies-deployments',
+        write: async (c, i) => {
+          const t = KINDS.deployments.target;
+          const created = await c.create(t, memberCopy(KINDS.deployments, 'copies-deployments', i));
+          await memberController.update(
+            t,
+            { ...created, status: deploymentStatus },
+            { subresource: 'status' },
           );
-        await informer.stop();
-        rounds.push({ objects: set.label, variant, count: cached.length, heapBytes });
-        log(`${set.label}, ${variant}: ${(heapBytes / cached.length).toFixed(0)} bytes per object`);
+        },
+      },
+      {
+        label: 'FederatedConfigMap (host, status written by kubefed-ts)',
+        type: configMaps.fedType,
+        namespace: 'federated',
+        write: async (_c, i) => {
+          const t = configMaps.fedType;
+          const obj = federatedObject(configMaps, 'federated', `o-${i}`, i, [
+            'cluster1',
+            'cluster2',
+            'cluster3',
+          ]);
+          const created = await user.create(t, obj);
+          await controller.update(t, { ...created, status: federatedStatus }, { subresource: 'status' });
+        },
+      },
+    ];
+    const variants: Array<[CacheVariant, Transform | undefined]> = [
+      ['as served', undefined],
+      ['without managedFields', withoutManagedFields],
+    ];
+    for (const set of sets) {
+      await admin.create(CoreTypes.namespaces, {
+        apiVersion: 'v1',
+        kind: 'Namespace',
+        metadata: { name: set.namespace },
+      });
+      log(`${set.label}: writing ${o.objects}`);
+      await pool(
+        Array.from({ length: o.objects }, (_, i) => i),
+        32,
+        (i) => set.write(controller, i),
+      );
+      for (let r = 0; r < o.rounds; r++) {
+        // Alternate which variant loads first, so that neither always meets the heap the other left.
+        const order = r % 2 === 0 ? variants : [...variants].reverse();
+        for (const [variant, transform] of order) {
+          const before = liveHeap();
+          const informer = new Informer<KubeObject>({
+            client: controller,
+            type: set.type,
+            namespace: set.namespace,
+            transform,
+          });
+          let heapBytes: number;
+          let cached: KubeObject[];
+          try {
+            informer.start();
+            await informer.waitForSync();
+            heapBytes = liveHeap() - before;
+            cached = informer.store.list();
+          } finally {
+            await informer.stop();
+          }
+          if (cached.length !== o.objects)
+            throw new Error(`${set.label}: the informer holds ${cached.length} objects, not ${o.objects}`);
+          const stripped = cached.filter((c) => c.metadata.managedFields === undefined).length;
+          if (stripped !== (transform ? o.objects : 0))
+            throw new Error(
+              `${set.label}, ${variant}: ${stripped} of ${o.objects} cached without managedFields`,
+            );
+          rounds.push({ objects: set.label, variant, count: cached.length, heapBytes });
+          log(`${set.label}, ${variant}: ${(heapBytes / cached.length).toFixed(0)} bytes per object`);
+        }
       }
     }
+  } finally {
+    await Promise.all([controller.close(), memberController.close(), user.close()]);
   }
-  await Promise.all([controller.close(), memberController.close(), user.close()]);
 } finally {
   await fed.stop();
 }

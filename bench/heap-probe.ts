@@ -27,6 +27,8 @@ export async function liveHeapBytes(inspectPort: number, timeoutMs = 30_000): Pr
   const pending = new Map<number, (r: Reply) => void>();
   const failed = new Promise<never>((_, reject) => {
     ws.addEventListener('error', () => reject(new Error(`inspector ${url}: connection failed`)));
+    // A socket closed before the answers came (the process exited, say) fails now, not at the timeout.
+    ws.addEventListener('close', () => reject(new Error(`inspector ${url}: connection closed`)));
     signal.addEventListener('abort', () =>
       reject(new Error(`inspector ${url}: no answer in ${timeoutMs} ms`)),
     );

@@ -328,6 +328,23 @@ async function takeOver(
   return { result, controller: standby };
 }
 
+/**
+ * The controller's live heap, or nothing when it has no inspector or the probe fails: one figure missing from
+ * a row, said in the log, rather than a run of half an hour lost.
+ */
+async function liveHeapOf(
+  inspectPort: number | undefined,
+  log: (m: string) => void,
+): Promise<number | undefined> {
+  if (inspectPort === undefined) return undefined;
+  try {
+    return await liveHeapBytes(inspectPort);
+  } catch (err) {
+    log(`live heap not read: ${err instanceof Error ? err.message : String(err)}`);
+    return undefined;
+  }
+}
+
 /** Objects [from, to) created 32 in flight, timed until every member holds them; then settled and measured. */
 async function scaleStep(
   phase: Phase,
@@ -399,8 +416,7 @@ async function scaleStep(
     update,
     rssBytes: rss,
     heapBytes: await scrapeGauge(controller.metricsUrl, controller.heapMetric),
-    liveHeapBytes:
-      controller.inspectPort === undefined ? undefined : await liveHeapBytes(controller.inspectPort),
+    liveHeapBytes: await liveHeapOf(controller.inspectPort, log),
   };
   log(
     `N ${to}: +${added} in ${seconds.toFixed(1)} s (${step.objectsPerSecond.toFixed(0)} member objects/s), ` +

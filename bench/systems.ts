@@ -137,9 +137,17 @@ export async function kubefedTsFrom(tree: {
       const name = tree.label.replaceAll(' ', '-');
       // Node's own profiler, written when the process exits: load it in Chrome DevTools or speedscope.
       const profOption = cpuProfDir ? `--cpu-prof --cpu-prof-dir=${cpuProfDir}` : undefined;
-      const profEnv = profOption ? { NODE_OPTIONS: profOption } : undefined;
+      // Added to the NODE_OPTIONS the bench was given (say --max-old-space-size), not in their place.
+      const inherited = process.env.NODE_OPTIONS;
+      const profEnv = profOption
+        ? { NODE_OPTIONS: [inherited, profOption].filter(Boolean).join(' ') }
+        : undefined;
       const inspectPort = inspect ? await freePort() : undefined;
-      const cmOptions = [profOption, inspectPort === undefined ? undefined : inspectOption(inspectPort)]
+      const cmOptions = [
+        inherited,
+        profOption,
+        inspectPort === undefined ? undefined : inspectOption(inspectPort),
+      ]
         .filter(Boolean)
         .join(' ');
       const webhook =
