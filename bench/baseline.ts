@@ -89,3 +89,24 @@ export function checkoutBaseline(rev: string, repoRoot = REPO_ROOT): BaselineTre
   }
   return { rev, commit, label: baselineLabel(short), root, remove };
 }
+
+/**
+ * Runs `body` with kubefed-ts at `rev` checked out when the run measures the `baseline` system, and removes the
+ * worktree afterwards whatever happens; `body` gets undefined when there is no baseline to measure.
+ */
+export async function withBaseline<T>(
+  rev: string | undefined,
+  systems: readonly string[],
+  log: (m: string) => void,
+  body: (baseline: BaselineTree | undefined) => Promise<T>,
+): Promise<T> {
+  if (rev === undefined || !systems.includes('baseline')) return body(undefined);
+  const baseline = checkoutBaseline(rev);
+  log(`baseline ${baseline.label}: ${baseline.commit} checked out in ${baseline.root}`);
+  try {
+    return await body(baseline);
+  } finally {
+    log(`removing the baseline worktree ${baseline.root}`);
+    baseline.remove();
+  }
+}

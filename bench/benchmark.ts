@@ -37,7 +37,7 @@ import { type Federation, startFederation } from '../src/testing/federation.ts';
 import { parsePrometheusText, value } from '../src/testing/prometheus.ts';
 import { sleep } from '../src/util/backoff.ts';
 import { BenchUsageError } from './args.ts';
-import { type BaselineTree, checkoutBaseline } from './baseline.ts';
+import { withBaseline } from './baseline.ts';
 import { burstEnd, CpuTrail, LastWriteClock } from './burst-end.ts';
 import {
   addCounts,
@@ -63,13 +63,10 @@ import {
   deleteWebhookConfigurations,
   type FrontEnd,
   KUBEFED_NAMESPACE,
-  kubefedGo,
-  kubefedTs,
-  kubefedTsFrom,
-  kubefedTsNative,
   type RunningController,
   type SystemId,
   type SystemUnderTest,
+  systemFor,
 } from './systems.ts';
 import {
   type BenchKind,
@@ -423,13 +420,9 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchReport> {
   const log = opts.log;
   if (opts.systems.includes('baseline') && opts.baseline === undefined)
     throw new BenchUsageError('the baseline system needs a git revision (--baseline <git-rev>)');
-  const baseline =
-    opts.baseline !== undefined && opts.systems.includes('baseline')
-      ? checkoutBaseline(opts.baseline)
-      : undefined;
-  try {
-    if (baseline) log(`baseline ${baseline.label}: ${baseline.commit} checked out in ${baseline.root}`);
-    const systems = await systemsUnderTest(opts.systems, baseline);
+  return withBaseline(opts.baseline, opts.systems, log, async (baseline) => {
+    const systems: SystemUnderTest[] = [];
+    for (const id of opts.systems) systems.push(await systemFor(id, baseline));
     log(`starting a federation: host + ${opts.members} members`);
     const fed = await startFederation({ members: opts.members, dir: opts.dir, keep: opts.keep });
     const clients: KubeClient[] = [];
@@ -476,26 +469,7 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchReport> {
       await Promise.all(clients.map((c) => c.close()));
       await fed.stop();
     }
-  } finally {
-    if (baseline) {
-      log(`removing the baseline worktree ${baseline.root}`);
-      baseline.remove();
-    }
-  }
-}
-
-async function systemsUnderTest(
-  ids: SystemId[],
-  baseline: BaselineTree | undefined,
-): Promise<SystemUnderTest[]> {
-  const systems: SystemUnderTest[] = [];
-  for (const id of ids) {
-    if (id === 'kubefed-ts') systems.push(await kubefedTs());
-    else if (id === 'kubefed-ts-native') systems.push(await kubefedTsNative());
-    else if (id === 'kubefed') systems.push(kubefedGo);
-    else if (baseline) systems.push(await kubefedTsFrom({ root: baseline.root, id, label: baseline.label }));
-  }
-  return systems;
+  });
 }
 
 /** kubefed-ts's own Federated<Kind> CRDs for the benchmark's kinds, for the fair ceiling's host objects. */

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { CoreTypes, type KubeClient, type KubeObject } from '../src/kube/client/index.ts';
 import { startFederation } from '../src/testing/federation.ts';
 import { sleep } from '../src/util/backoff.ts';
-import { type BaselineTree, checkoutBaseline } from './baseline.ts';
+import { type BaselineTree, withBaseline } from './baseline.ts';
 import {
   applyUserObjects,
   type Bench,
@@ -51,12 +51,9 @@ import {
   deleteWebhookConfigurations,
   type FrontEnd,
   KUBEFED_NAMESPACE,
-  kubefedGo,
-  kubefedTs,
-  kubefedTsFrom,
-  kubefedTsNative,
   type RunningController,
   type SystemUnderTest,
+  systemFor,
 } from './systems.ts';
 import { federatedObject, KINDS, objectName, plainObject } from './workload.ts';
 
@@ -66,17 +63,6 @@ const LEASE = 'kubefed-controller-manager';
  * left at rest: cluster health checks, informer resyncs).
  */
 const IDLE_CPU_SHARE = 0.025;
-
-async function systemFor(
-  id: ScaleOptions['systems'][number],
-  baseline: BaselineTree | undefined,
-): Promise<SystemUnderTest> {
-  if (id === 'kubefed-ts') return kubefedTs();
-  if (id === 'kubefed-ts-native') return kubefedTsNative();
-  if (id === 'kubefed') return kubefedGo;
-  if (baseline) return kubefedTsFrom({ root: baseline.root, id, label: baseline.label });
-  throw new Error('the baseline system needs --baseline <git-rev>');
-}
 
 /** CPU seconds of processes; an exited one counts 0. */
 function cpuOf(pids: readonly number[]): number {
@@ -511,16 +497,9 @@ async function scalePhase(
 export async function runScale(opts: ScaleOptions): Promise<ScaleReport> {
   const members = [...opts.members].sort((a, b) => a - b);
   const objects = [...opts.objects].sort((a, b) => a - b);
-  const baseline =
-    opts.baseline !== undefined && opts.systems.includes('baseline')
-      ? checkoutBaseline(opts.baseline)
-      : undefined;
-  if (baseline) opts.log(`baseline ${baseline.label}: ${baseline.commit} checked out in ${baseline.root}`);
-  try {
-    return await scaleRun(opts, members, objects, baseline);
-  } finally {
-    baseline?.remove();
-  }
+  return withBaseline(opts.baseline, opts.systems, opts.log, (baseline) =>
+    scaleRun(opts, members, objects, baseline),
+  );
 }
 
 async function scaleRun(

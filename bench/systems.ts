@@ -20,6 +20,7 @@ import { startKubefedControllerManager } from '../src/testing/controller-manager
 import { freePort, waitFor } from '../src/testing/ports.ts';
 import { ManagedProcess } from '../src/testing/process.ts';
 import { MUTATING_CONFIGURATION_NAME, VALIDATING_CONFIGURATION_NAME } from '../src/webhook/index.ts';
+import type { BaselineTree } from './baseline.ts';
 import { inspectOption } from './heap-probe.ts';
 
 export const KUBEFED_NAMESPACE = 'kube-federation-system';
@@ -137,22 +138,15 @@ export async function kubefedTsFrom(tree: {
       const name = tree.label.replaceAll(' ', '-');
       // Node's own profiler, written when the process exits: load it in Chrome DevTools or speedscope.
       const profOption = cpuProfDir ? `--cpu-prof --cpu-prof-dir=${cpuProfDir}` : undefined;
-      // Added to the NODE_OPTIONS the bench was given (say --max-old-space-size), not in their place.
-      const inherited = process.env.NODE_OPTIONS;
-      const profEnv = profOption
-        ? { NODE_OPTIONS: [inherited, profOption].filter(Boolean).join(' ') }
-        : undefined;
       const inspectPort = inspect ? await freePort() : undefined;
-      const cmOptions = [
-        inherited,
-        profOption,
-        inspectPort === undefined ? undefined : inspectOption(inspectPort),
-      ]
-        .filter(Boolean)
-        .join(' ');
       const webhook =
         webhooks &&
-        (await startWebhook(webhooks, kube, kubeconfigs, { kubeconfig, dir, name, env: profEnv }));
+        (await startWebhook(webhooks, kube, kubeconfigs, {
+          kubeconfig,
+          dir,
+          name,
+          env: nodeOptions(profOption),
+        }));
       const logFile = join(dir, `${name}-controller-manager.log`);
       const cm = await startKubefedControllerManager({
         root: tree.root,
@@ -163,7 +157,7 @@ export async function kubefedTsFrom(tree: {
         logFile,
         name: `${tree.label}-controller-manager`,
         args,
-        env: cmOptions ? { NODE_OPTIONS: cmOptions } : {},
+        env: nodeOptions(profOption, inspectPort === undefined ? undefined : inspectOption(inspectPort)),
       });
       const pid = cm.process.child.pid ?? 0;
       const webhookPid = webhook?.process.child.pid;
@@ -333,3 +327,18 @@ export const kubefedGo: SystemUnderTest = {
     };
   },
 };
+
+/** NODE_OPTIONS with `options` added to those the bench was given (say --max-old-space-size), not in their place. */
+function nodeOptions(...options: Array<string | undefined>): NodeJS.ProcessEnv {
+  const all = [process.env.NODE_OPTIONS, ...options].filter(Boolean).join(' ');
+  return all ? { NODE_OPTIONS: all } : {};
+}
+
+/** The system an id names; `baseline` is kubefed-ts at the checked-out tree, which it needs. */
+export async function systemFor(id: SystemId, baseline: BaselineTree | undefined): Promise<SystemUnderTest> {
+  if (id === 'kubefed-ts') return kubefedTs();
+  if (id === 'kubefed-ts-native') return kubefedTsNative();
+  if (id === 'kubefed') return kubefedGo;
+  if (baseline) return kubefedTsFrom({ root: baseline.root, id, label: baseline.label });
+  throw new Error('the baseline system needs --baseline <git-rev>');
+}
