@@ -472,8 +472,11 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchReport> {
   });
 }
 
-/** kubefed-ts's own Federated<Kind> CRDs for the benchmark's kinds, for the fair ceiling's host objects. */
-async function applyFederatedCrds(host: KubeClient, kinds: BenchKind[]): Promise<void> {
+/**
+ * kubefed-ts's own Federated<Kind> CRDs for the benchmark's kinds: for the fair ceiling's host objects, and the
+ * micro-benchmarks' federated objects on a bare apiserver.
+ */
+export async function applyFederatedCrds(host: KubeClient, kinds: BenchKind[]): Promise<void> {
   const names = new Set(kinds.map((k) => `${k.fedType.plural}.${k.fedType.group}`));
   await applyCrds(
     host,

@@ -6,16 +6,13 @@
 import { Command, Option } from 'commander';
 import { COMPONENT } from '../src/controller-manager/main.ts';
 import { FEDERATED_SOURCE, stampOwner, stampRendering } from '../src/engine/ownership.ts';
-import { defaultFederatedTypes } from '../src/federation-types/default-types.ts';
-import { applyCrds } from '../src/install/control-plane.ts';
 import { CoreTypes, KubeClient, type KubeObject, type ResourceType } from '../src/kube/client/index.ts';
 import { Informer, type Transform, withoutManagedFields } from '../src/runtime/informer/index.ts';
 import { startFederation } from '../src/testing/federation.ts';
 import { parseCount } from './args.ts';
-import { pool } from './benchmark.ts';
+import { applyFederatedCrds, pool } from './benchmark.ts';
 import { type CacheRound, type CacheVariant, renderCacheMemoryTable } from './cache-memory-table.ts';
 import { parseMicroBenchCommand } from './micro-cli.ts';
-import { KUBEFED_NAMESPACE } from './systems.ts';
 import { type BenchKind, federatedObject, KINDS, plainObject } from './workload.ts';
 
 const cmd = new Command('bench:cache-memory')
@@ -98,13 +95,7 @@ const rounds: CacheRound[] = [];
 try {
   const admin = fed.host.client();
   const configMaps = KINDS.configmaps;
-  const crdName = `${configMaps.fedType.plural}.${configMaps.fedType.group}`;
-  await applyCrds(
-    admin,
-    defaultFederatedTypes(KUBEFED_NAMESPACE)
-      .crds.filter((c) => c.metadata.name === crdName)
-      .map((c) => ({ ...c })),
-  );
+  await applyFederatedCrds(admin, [configMaps]);
   const open = (userAgent: string) =>
     new KubeClient(fed.host.api.restConfig, { name: 'cache-memory', userAgent, qps: 0, connections: 32 });
   const controller = open(COMPONENT);

@@ -4,17 +4,14 @@
 // QPS limit. A bare host apiserver (no members, no controller), so the apiserver's CPU is the writes' own.
 // Markdown on stdout, progress on stderr.
 import { Command, Option } from 'commander';
-import { defaultFederatedTypes } from '../src/federation-types/default-types.ts';
-import { applyCrds } from '../src/install/control-plane.ts';
 import { CoreTypes, KubeClient, type KubeObject } from '../src/kube/client/index.ts';
 import { startFederation } from '../src/testing/federation.ts';
 import { sleep } from '../src/util/backoff.ts';
 import { BenchUsageError, parseCount, parseList } from './args.ts';
-import { pool } from './benchmark.ts';
+import { applyFederatedCrds, pool } from './benchmark.ts';
 import { CpuAccount, pidsWithArg, scrapeWritesByVerb } from './measure.ts';
 import { parseMicroBenchCommand } from './micro-cli.ts';
 import { renderStatusWriteTable, type WriteKind, type WriteRound } from './status-write-table.ts';
-import { KUBEFED_NAMESPACE } from './systems.ts';
 import { federatedObject, KINDS } from './workload.ts';
 
 const cmd = new Command('bench:status-write')
@@ -75,13 +72,7 @@ const fed = await startFederation({ members: [] });
 const rounds: WriteRound[] = [];
 try {
   const admin = fed.host.client();
-  const crdName = `${kind.fedType.plural}.${kind.fedType.group}`;
-  await applyCrds(
-    admin,
-    defaultFederatedTypes(KUBEFED_NAMESPACE)
-      .crds.filter((c) => c.metadata.name === crdName)
-      .map((c) => ({ ...c })),
-  );
+  await applyFederatedCrds(admin, [kind]);
   const account = new CpuAccount({ host: pidsWithArg(`--secure-port=${fed.host.api.port}`) });
   // The CRD's OpenAPI publication and the apiserver's own start-up work must not be counted as writes.
   await sleep(o.settle * 1000);
