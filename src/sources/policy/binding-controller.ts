@@ -55,12 +55,15 @@ import { type Bindings, bindingTypeOf } from './bindings.ts';
 import { claimOf } from './claim.ts';
 import { policyClusterOf } from './clusters.ts';
 import { type DependencyRef, dependenciesOf } from './dependencies.ts';
+import { bindingEvent } from './failover/events.ts';
+import { createdScheduled } from './first-schedule.ts';
 import { hostStatusWriter } from './host-controllers.ts';
 import { bindingKey, bindingKeyOfTemplate } from './keys.ts';
 import { OverrideError } from './overrides/apply.ts';
 import { overridePoliciesFor } from './overrides/select.ts';
 import type { Policies } from './policies.ts';
 import { memberObject } from './render.ts';
+import { everScheduled, SCHEDULED_MESSAGE, scheduledStatus } from './scheduled-status.ts';
 import { aggregateStatus, type MemberStatusItem } from './status/aggregate.ts';
 import { memberHealth } from './status/health.ts';
 import { reflectStatus } from './status/reflect.ts';
@@ -214,8 +217,9 @@ export class BindingController {
     try {
       if (b.metadata.deletionTimestamp) return await this.#delete(b);
       // Not scheduled yet: nothing to apply and nothing to report; the scheduler's write brings it back
-      // (karmada pkg/controllers/binding Reconcile syncs no binding before it is scheduled).
-      if (!everScheduled(b)) return ok();
+      // (karmada pkg/controllers/binding Reconcile syncs no binding before it is scheduled). One created with
+      // its schedule is applied at once, and its first report carries the Scheduled status.
+      if (!everScheduled(b) && !createdScheduled(b)) return ok();
       return await this.#sync(b);
     } catch (e) {
       if (isConflict(e)) return requeueAfter(500);
@@ -428,6 +432,7 @@ export class BindingController {
   ): Promise<ReconcileResult> {
     const fleet = items ? this.#templateStatus(template, items) : undefined;
     const now = conditionTimestamp(new Date());
+    let firstScheduled = false;
     const w = await writeStatusIfChanged({
       client: this.#opts.host,
       type: bindingTypeOf(b),
@@ -435,8 +440,18 @@ export class BindingController {
       object: b,
       compute: (current) => {
         const old: ResourceBindingStatus = current.status ?? {};
-        const status: ResourceBindingStatus = { ...old };
-        const conditions = [...(old.conditions ?? [])];
+        // The scheduler's first write, folded into this one for a binding created with its schedule (judged
+        // from the object this write reads: the scheduler may have written it meanwhile).
+        firstScheduled = createdScheduled(current);
+        const status: ResourceBindingStatus = firstScheduled
+          ? scheduledStatus(old, {
+              outcome: { ok: true },
+              generation: current.metadata.generation,
+              now,
+              lastScheduledTime: old.lastScheduledTime ?? now,
+            })
+          : { ...old };
+        const conditions = [...(status.conditions ?? [])];
         if (items) {
           status.aggregatedStatus = items;
           const full = fullyApplied(current.spec.clusters ?? [], items);
@@ -471,6 +486,8 @@ export class BindingController {
         return { status, changed: !jsonEqual(status, old) };
       },
     });
+    if (w.kind === 'written' && firstScheduled)
+      bindingEvent(this.#opts.events, w.object, 'Normal', 'ScheduleBindingSucceed', SCHEDULED_MESSAGE);
     const alreadyReported = b.status?.conditions?.some(
       (c) => c.type === 'StatusWrittenBack' && c.reason === 'HostControllerOwnsStatus',
     );
@@ -721,19 +738,6 @@ function statusItems(
       return item;
     })
     .sort((x, y) => x.clusterName.localeCompare(y.clusterName));
-}
-
-/**
- * The scheduler has written a result for this binding at least once (its Scheduled condition, or the
- * generation it observed); a binding the scheduler has not seen yet has no clusters to apply to, and a
- * status written for it now would only race the scheduler's own first write.
- */
-export function everScheduled(b: Pick<BindingObject, 'status'>): boolean {
-  const s = b.status;
-  return (
-    s?.schedulerObservedGeneration !== undefined ||
-    (s?.conditions ?? []).some((c) => c.type === BindingCondition.Scheduled)
-  );
 }
 
 /**

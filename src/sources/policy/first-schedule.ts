@@ -2,10 +2,12 @@
 // and its scheduler then writes them (pkg/detector, pkg/scheduler): two writes. Here the detector asks for
 // the scheduler's result first and creates the binding with it when that result cannot differ from the one
 // the scheduler will compute once the binding exists — so the scheduler's first reconcile writes only the
-// status, with the same fields, condition and event.
+// status, with the same fields, condition and event — and for most bindings not even that: the binding
+// controller's first report carries the Scheduled status too (createdScheduled), so the status is written once.
 
 import type { BindingObject } from './binding-spec.ts';
 import type { PolicyCluster } from './cluster-affinity.ts';
+import { everScheduled } from './scheduled-status.ts';
 import {
   APPLIED_PLACEMENT_ANNOTATION,
   placementString,
@@ -45,4 +47,22 @@ export function withFirstSchedule(b: BindingObject, clusters: readonly PolicyClu
     },
     spec: { ...b.spec, clusters: first.clusters },
   };
+}
+
+/**
+ * Created with its schedule (withFirstSchedule) and not reported as scheduled yet, with nothing for the
+ * status to say beyond success: no affinity term chosen (schedulerObservingAffinityName), no reschedule
+ * trigger to consume (lastScheduledTime). The binding controller applies it at once and writes its Scheduled
+ * status with its first report; the scheduler writes that status itself only if the binding controller has
+ * not within a grace period (Scheduler's firstStatusGraceMs), e.g. while a member's cache is still loading.
+ */
+export function createdScheduled(b: BindingObject): boolean {
+  return (
+    !everScheduled(b) &&
+    !b.spec.suspension?.scheduling &&
+    (b.spec.clusters ?? []).length > 0 &&
+    b.metadata.annotations?.[APPLIED_PLACEMENT_ANNOTATION] === placementString(b.spec.placement) &&
+    (b.spec.placement?.clusterAffinities ?? []).length === 0 &&
+    !b.spec.rescheduleTriggeredAt
+  );
 }

@@ -2,11 +2,7 @@
 // replicas into `spec.clusters`, and the Scheduled condition, from its placement and the registered
 // clusters. The decision is scheduling.ts's; this is only the shell around it.
 
-import {
-  BindingCondition,
-  BindingReason,
-  type ResourceBindingStatus,
-} from '../../api/work/v1alpha2/index.ts';
+import { BindingCondition, type ResourceBindingStatus } from '../../api/work/v1alpha2/index.ts';
 import { isConflict, isNotFound, type KubeClient } from '../../kube/client/index.ts';
 import type { Members } from '../../members/members.ts';
 import { jsonEqual } from '../../propagation/json.ts';
@@ -16,14 +12,14 @@ import { type Logger, silentLogger } from '../../runtime/logger.ts';
 import { ok, type ReconcileResult, requeueAfter, retry } from '../../runtime/reconcile.ts';
 import { statusWriteResult, writeStatusIfChanged } from '../../runtime/status.ts';
 import { typeMetaOf } from '../../runtime/type-meta.ts';
-import { conditionTimestamp, stampCondition } from '../../util/conditions.ts';
+import { conditionTimestamp } from '../../util/conditions.ts';
 import type { BindingObject } from './binding-spec.ts';
 import { type Bindings, bindingTypeOf } from './bindings.ts';
 import type { CapacityEstimator } from './capacity-estimator.ts';
 import { policyClusterOf } from './clusters.ts';
-import { putCondition } from './conditions.ts';
 import { bindingEvent } from './failover/events.ts';
-import { withFirstSchedule } from './first-schedule.ts';
+import { createdScheduled, withFirstSchedule } from './first-schedule.ts';
+import { firstSuccess, SCHEDULED_MESSAGE, scheduledStatus } from './scheduled-status.ts';
 import {
   APPLIED_PLACEMENT_ANNOTATION,
   needsAvailableReplicas,
@@ -32,7 +28,11 @@ import {
   scheduleBinding,
 } from './scheduling.ts';
 
-export const SCHEDULED_MESSAGE = 'Binding has been scheduled successfully.';
+/**
+ * How long the scheduler leaves the Scheduled status of a binding created with its schedule to the binding
+ * controller's first report (first-schedule.ts createdScheduled) before writing it itself.
+ */
+export const FIRST_STATUS_GRACE_MS = 10_000;
 
 export interface SchedulerOptions {
   host: KubeClient;
@@ -45,6 +45,8 @@ export interface SchedulerOptions {
   /** Member capacity for bindings divided by available replicas (dynamicWeight, Aggregated). */
   capacity?: CapacityEstimator;
   logger?: Logger;
+  /** Default FIRST_STATUS_GRACE_MS. */
+  firstStatusGraceMs?: number;
 }
 
 /** A binding divided by the members' room: scheduled again whenever their nodes or pods change. */
@@ -156,6 +158,12 @@ export class Scheduler {
         });
         scheduledNow = result.ok && clustersChanged;
       }
+      // Created with this very schedule: the binding controller's first report writes the Scheduled status
+      // with its own, unless it has not within the grace period (a member still loading, say).
+      if (result.ok && !result.affinityName && !clustersChanged && !record && createdScheduled(b)) {
+        const wait = this.#firstStatusWait(b);
+        if (wait > 0) return requeueAfter(wait);
+      }
       const previous = b.status?.conditions?.find((c) => c.type === BindingCondition.Scheduled);
       // A reschedule is recorded once its clusters are written. A binding's first success (also one created
       // with its clusters: firstSchedule) is recorded once the status write that first sets Scheduled
@@ -168,6 +176,9 @@ export class Scheduler {
         this.#event(b, 'Warning', 'ScheduleBindingFailed', result.message);
       }
       const now = conditionTimestamp(new Date());
+      const outcome = result.ok
+        ? { ok: true as const, affinityName: result.affinityName }
+        : { ok: false as const, reason: result.reason, message: result.message };
       const w = await writeStatusIfChanged({
         client: this.#opts.host,
         type: bindingTypeOf(binding),
@@ -175,32 +186,20 @@ export class Scheduler {
         object: binding,
         compute: (current) => {
           const old: ResourceBindingStatus = current.status ?? {};
-          firstScheduled = result.ok && !old.conditions?.some((c) => c.type === BindingCondition.Scheduled);
-          const condition = result.ok
-            ? {
-                type: BindingCondition.Scheduled,
-                status: 'True',
-                reason: BindingReason.Success,
-                message: SCHEDULED_MESSAGE,
-              }
-            : {
-                type: BindingCondition.Scheduled,
-                status: 'False',
-                reason: result.reason,
-                message: result.message,
-              };
-          const conditions = putCondition(old.conditions, stampCondition(condition, old.conditions, now));
-          const status: ResourceBindingStatus = {
-            ...old,
-            schedulerObservedGeneration: current.metadata.generation,
-            conditions,
+          firstScheduled = firstSuccess(old, outcome);
+          const status = scheduledStatus(old, {
+            outcome,
+            generation: current.metadata.generation,
+            now,
             // A fresh schedule consumes its trigger even when the clusters stay the same; never stamped
             // before the trigger (timestamps are whole seconds), or the next schedule would be fresh again.
-            ...(scheduledNow || (result.ok && (!old.lastScheduledTime || fresh))
-              ? { lastScheduledTime: fresh ? notBefore(now, b.spec.rescheduleTriggeredAt) : now }
-              : {}),
-          };
-          if (result.ok && result.affinityName) status.schedulerObservingAffinityName = result.affinityName;
+            lastScheduledTime:
+              scheduledNow || (result.ok && (!old.lastScheduledTime || fresh))
+                ? fresh
+                  ? notBefore(now, b.spec.rescheduleTriggeredAt)
+                  : now
+                : undefined,
+          });
           return { status, changed: !jsonEqual(status, old) };
         },
       });
@@ -212,6 +211,13 @@ export class Scheduler {
       if (isNotFound(e)) return ok();
       return retry(e);
     }
+  }
+
+  /** What is left of a created-scheduled binding's grace period (none for one of unknown age). */
+  #firstStatusWait(b: BindingObject): number {
+    const created = Date.parse(b.metadata.creationTimestamp ?? '');
+    if (Number.isNaN(created)) return 0;
+    return created + (this.#opts.firstStatusGraceMs ?? FIRST_STATUS_GRACE_MS) - Date.now();
   }
 
   #event(b: BindingObject, type: 'Normal' | 'Warning', reason: string, message: string): void {

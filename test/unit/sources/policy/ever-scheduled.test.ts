@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { everScheduled } from '../../../../src/sources/policy/binding-controller.ts';
+import { everScheduled } from '../../../../src/sources/policy/scheduled-status.ts';
 
 const scheduled = {
   type: 'Scheduled',

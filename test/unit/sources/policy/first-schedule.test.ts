@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { BindingObject } from '../../../../src/sources/policy/binding-spec.ts';
 import type { PolicyCluster } from '../../../../src/sources/policy/cluster-affinity.ts';
-import { withFirstSchedule } from '../../../../src/sources/policy/first-schedule.ts';
+import { createdScheduled, withFirstSchedule } from '../../../../src/sources/policy/first-schedule.ts';
 import {
   APPLIED_PLACEMENT_ANNOTATION,
   placementString,
@@ -54,4 +54,42 @@ test('no cluster fits, scheduling suspended, or clusters already there: created 
   assert.equal(withFirstSchedule(suspended, clusters), suspended);
   const placed = created({ placement: {}, clusters: [{ name: 'c2' }] });
   assert.equal(withFirstSchedule(placed, clusters), placed);
+});
+
+test('a binding created with its schedule leaves its Scheduled status to the first report', () => {
+  const placement = { clusterAffinity: { clusterNames: ['c1'] } };
+  const b = withFirstSchedule(created({ placement }), clusters);
+  assert.equal(createdScheduled(b), true);
+  // Not before it was created with its schedule, nor once a schedule was written.
+  assert.equal(createdScheduled(created({ placement })), false);
+  const scheduled = {
+    ...b,
+    status: {
+      conditions: [
+        { type: 'Scheduled', status: 'True', reason: 'Success', message: '', lastTransitionTime: '' },
+      ],
+    },
+  };
+  assert.equal(createdScheduled(scheduled), false);
+  assert.equal(createdScheduled({ ...b, status: { schedulerObservedGeneration: 1 } }), false);
+});
+
+test('a first schedule with more to report than success is the scheduler’s to write', () => {
+  const placement = { clusterAffinity: { clusterNames: ['c1'] } };
+  const b = withFirstSchedule(created({ placement }), clusters);
+  // The placement changed since the schedule was made.
+  assert.equal(
+    createdScheduled({ ...b, spec: { ...b.spec, placement: { clusterAffinity: { clusterNames: ['c2'] } } } }),
+    false,
+  );
+  // An affinity term to record, a reschedule trigger to consume, scheduling suspended.
+  const terms = { clusterAffinities: [{ affinityName: 'first', clusterNames: ['c1'] }] };
+  const withTerms = withFirstSchedule(created({ placement: terms }), clusters);
+  assert.ok((withTerms.spec.clusters ?? []).length > 0);
+  assert.equal(createdScheduled(withTerms), false);
+  assert.equal(
+    createdScheduled({ ...b, spec: { ...b.spec, rescheduleTriggeredAt: '2026-01-01T00:00:00Z' } }),
+    false,
+  );
+  assert.equal(createdScheduled({ ...b, spec: { ...b.spec, suspension: { scheduling: true } } }), false);
 });

@@ -78,7 +78,7 @@ function fakeHost(start: BindingObject) {
 }
 
 /** A scheduler whose binding cache stays at `cached` (an informer that has not seen the writes yet). */
-function scheduler(host: KubeClient, cached: () => BindingObject) {
+function scheduler(host: KubeClient, cached: () => BindingObject, firstStatusGraceMs?: number) {
   const reasons: string[] = [];
   const bindings = { get: () => cached(), keys: () => [], changes: () => () => {} };
   const cluster = {
@@ -101,6 +101,7 @@ function scheduler(host: KubeClient, cached: () => BindingObject) {
     bindings: bindings as unknown as Bindings,
     members: members as unknown as Members,
     events: events as unknown as EventRecorder,
+    ...(firstStatusGraceMs !== undefined ? { firstStatusGraceMs } : {}),
   });
   return { s, reasons };
 }
@@ -144,4 +145,51 @@ test('a binding scheduled by the scheduler itself records its success once', asy
   );
   assert.equal((await s.reconcile(KEY)).kind, 'ok');
   assert.deepEqual(reasons, ['ScheduleBindingSucceed']);
+});
+
+/** created(), just created. */
+function justCreated(): BindingObject {
+  const b = created();
+  b.metadata.creationTimestamp = new Date().toISOString();
+  return b;
+}
+
+test('a binding just created with its schedule is left to the binding controller’s first report', async () => {
+  const api = fakeHost(justCreated());
+  const { s, reasons } = scheduler(api.host, () => api.stored(), 60_000);
+  const r = await s.reconcile(KEY);
+  assert.ok(r.kind === 'requeueAfter' && r.ms > 50_000 && r.ms <= 60_000, JSON.stringify(r));
+  assert.equal(api.stored().status, undefined);
+  assert.deepEqual(reasons, []);
+});
+
+test('once its grace has passed, the scheduler writes the Scheduled status itself', async () => {
+  const api = fakeHost(justCreated());
+  const { s, reasons } = scheduler(api.host, () => api.stored(), 0);
+  assert.equal((await s.reconcile(KEY)).kind, 'ok');
+  assert.equal(api.stored().status?.conditions?.[0]?.type, 'Scheduled');
+  assert.equal(api.stored().status?.schedulerObservedGeneration, 1);
+  assert.deepEqual(reasons, ['ScheduleBindingSucceed']);
+});
+
+test('a binding whose first report carried the Scheduled status is not written again', async () => {
+  const reported = justCreated();
+  reported.status = {
+    schedulerObservedGeneration: 1,
+    lastScheduledTime: '2026-01-01T00:00:00Z',
+    conditions: [
+      {
+        type: 'Scheduled',
+        status: 'True',
+        reason: 'Success',
+        message: 'Binding has been scheduled successfully.',
+        lastTransitionTime: '2026-01-01T00:00:00Z',
+      },
+    ],
+  };
+  const api = fakeHost(reported);
+  const { s, reasons } = scheduler(api.host, () => api.stored(), 0);
+  assert.equal((await s.reconcile(KEY)).kind, 'ok');
+  assert.equal(api.stored().metadata.resourceVersion, '1');
+  assert.deepEqual(reasons, []);
 });
