@@ -87,6 +87,10 @@ export interface BenchOptions {
   systems: SystemId[];
   /** The git revision the `baseline` system checks out (kubefed-ts before a change). */
   baseline?: string;
+  /**
+   * The length of each of the two idle windows after a system's bursts: the one right after them, then the steady
+   * state (see IdleCounts).
+   */
   idleSeconds: number;
   updateSamples: number;
   ceilingConcurrency: number[];
@@ -218,6 +222,23 @@ export interface Latency {
   samples: number;
 }
 
+/**
+ * What one idle window counted. Two windows of `idleSeconds` run back to back once the host has settled after the
+ * bursts: the first holds whatever the bursts left to the controller's runtime (V8's memory reducer runs a full GC
+ * once the process goes quiet after an allocation-heavy burst), the second is the steady state.
+ */
+export interface IdleCounts {
+  /** Writes to member apiservers (configmaps, deployments, namespaces). */
+  memberWrites: number;
+  /**
+   * Writes to the front end's own host objects: federated objects and PropagatedVersions; for the native front
+   * end templates, policies and bindings.
+   */
+  hostWrites: number;
+  /** CPU seconds of the controller group (controller-manager + webhook). */
+  cpuSeconds: number;
+}
+
 export interface SystemResult {
   system: SystemId;
   label: string;
@@ -225,19 +246,21 @@ export interface SystemResult {
   cold: Partial<Record<BenchKind['id'], Throughput>>;
   updateIdle: Latency;
   updateLoaded: Latency;
-  /** Writes to member apiservers (configmaps, deployments, namespaces) over the idle window. */
+  /** memberWrites, hostWrites and cpuSeconds: the first idle window, right after the bursts (IdleCounts). */
   memberWrites: number;
-  /**
-   * Writes to the front end's own host objects over the idle window: federated objects and PropagatedVersions;
-   * for the native front end templates, policies and bindings.
-   */
   hostWrites: number;
   idleSeconds: number;
   cpuSeconds: number;
+  /**
+   * The second idle window, of the same length, from the end of the first: the steady state. Absent in reports
+   * from before it was measured.
+   */
+  steady?: IdleCounts;
+  /** The controller-manager's, at the end of the last idle window (the steady one, when it ran). */
   rssBytes: number;
   /** Heap in use as the controller's own runtime reports it (V8 / Go), at the same moment. */
   heapBytes?: number;
-  /** CPU seconds the controller used from start to the end of the idle window. */
+  /** CPU seconds the controller used from start to the end of the last idle window. */
   totalCpuSeconds: number;
 }
 
@@ -762,7 +785,7 @@ export async function registerMembers(
   }
 }
 
-/** One system from nothing: install, start, cold propagation, update latency, the idle window; then cleanup. */
+/** One system from nothing: install, start, cold propagation, update latency, the idle windows; then cleanup. */
 async function measureSystem(bench: Bench, sys: SystemUnderTest): Promise<SystemResult> {
   const { opts, host, members, kinds, timeoutMs } = bench;
   const log = (m: string) => opts.log(`${sys.label}: ${m}`);
@@ -838,7 +861,7 @@ async function measureSystem(bench: Bench, sys: SystemUnderTest): Promise<System
     await settle(host, sys.frontEnd, log, Math.min(timeoutMs, 180_000), {
       intervalMs: opts.settleIntervalMs,
     });
-    const idle = await idleWindow(bench, controller, sys.frontEnd, log);
+    const idle = await idleWindows(bench, controller, sys.frontEnd, log);
     const result: SystemResult = {
       system: sys.id,
       label: sys.label,
@@ -846,16 +869,19 @@ async function measureSystem(bench: Bench, sys: SystemUnderTest): Promise<System
       cold,
       updateIdle,
       updateLoaded,
-      memberWrites: idle.memberWrites,
-      hostWrites: idle.hostWrites,
+      memberWrites: idle.afterBursts.memberWrites,
+      hostWrites: idle.afterBursts.hostWrites,
       idleSeconds: opts.idleSeconds,
-      cpuSeconds: idle.cpuSeconds,
+      cpuSeconds: idle.afterBursts.cpuSeconds,
+      steady: idle.steady,
       rssBytes: idle.end.rssBytes,
       heapBytes: idle.heapBytes,
       totalCpuSeconds: idle.cpuAtEnd - cpuAtStart,
     };
+    const counted = (w: IdleCounts) =>
+      `${w.memberWrites} member writes, ${w.hostWrites} host writes, ${w.cpuSeconds.toFixed(2)} CPU s`;
     log(
-      `idle: ${idle.memberWrites} member writes, ${idle.hostWrites} host writes, ${result.cpuSeconds.toFixed(2)} CPU s, ` +
+      `idle right after the bursts: ${counted(idle.afterBursts)}; steady state: ${counted(idle.steady)}; ` +
         `RSS ${(idle.end.rssBytes / 2 ** 20).toFixed(0)} MiB`,
     );
     return result;
@@ -1165,44 +1191,65 @@ async function eventCounts(host: KubeClient, ns: string): Promise<Map<string, nu
   return out;
 }
 
-/** The steady state: writes counted by the apiservers themselves, the controller's CPU, RSS and heap. */
-async function idleWindow(
+/** The counters an idle window is the difference of: every member's and the host's writes, the controller's CPU. */
+interface IdleReading {
+  members: Array<Map<string, number>>;
+  host: Map<string, number>;
+  cpu: number;
+}
+
+/**
+ * The two idle windows of IdleCounts, back to back: writes counted by the apiservers themselves, the controller
+ * group's CPU; then the controller-manager's RSS and heap at the end of the second. The windows meet at one
+ * reading, so nothing falls between them, and the controller's /metrics is read only after the last CPU sample.
+ */
+async function idleWindows(
   bench: Bench,
   controller: RunningController,
   frontEnd: FrontEnd,
   log: (m: string) => void,
 ): Promise<{
-  memberWrites: number;
-  hostWrites: number;
-  /** The controller group's (controller-manager + webhook) over the window, and its reading at the end. */
-  cpuSeconds: number;
+  afterBursts: IdleCounts;
+  steady: IdleCounts;
+  /** The controller group's CPU reading at the end. */
   cpuAtEnd: number;
   /** The controller-manager's own. */
   end: ProcSample;
   heapBytes?: number;
 }> {
   const { host, members, opts } = bench;
-  const memberBefore = await Promise.all(members.map((m) => scrapeWrites(m.client)));
-  const hostBefore = await scrapeWrites(host);
   const group = new CpuAccount({ controller: controller.pids });
-  const cpuBefore = group.sample()['controller'] ?? 0;
-  log(`idle for ${opts.idleSeconds} s`);
-  await sleep(opts.idleSeconds * 1000);
+  const cpu = () => group.sample()['controller'] ?? 0;
+  const writes = async () => ({
+    members: await Promise.all(members.map((m) => scrapeWrites(m.client))),
+    host: await scrapeWrites(host),
+  });
+  const between = (before: IdleReading, after: IdleReading): IdleCounts => ({
+    memberWrites: after.members.reduce(
+      (sum, counts, i) =>
+        sum + writesBetween(before.members[i] as Map<string, number>, counts, (r) => MEMBER_RESOURCES.has(r)),
+      0,
+    ),
+    hostWrites: writesBetween(before.host, after.host, HOST_RESOURCES[frontEnd]),
+    cpuSeconds: after.cpu - before.cpu,
+  });
+  const windowMs = opts.idleSeconds * 1000;
+  // Writes before CPU at the start, CPU before writes afterwards: the writes' windows hold the CPU's.
+  const start: IdleReading = { ...(await writes()), cpu: cpu() };
+  const t0 = performance.now();
+  log(`idle for ${opts.idleSeconds} s right after the bursts, then ${opts.idleSeconds} s of steady state`);
+  await sleep(windowMs);
+  const boundaryCpu = cpu();
+  const boundary: IdleReading = { ...(await writes()), cpu: boundaryCpu };
+  // Timed from the start, so that the boundary's scrapes do not lengthen the steady window's CPU.
+  await sleep(Math.max(0, t0 + 2 * windowMs - performance.now()));
   const end = procSample(controller.pid);
-  const cpuAtEnd = group.sample()['controller'] ?? 0;
+  const cpuAtEnd = cpu();
   const heapBytes = await scrapeGauge(controller.metricsUrl, controller.heapMetric);
-  const memberAfter = await Promise.all(members.map((m) => scrapeWrites(m.client)));
-  const hostAfter = await scrapeWrites(host);
-  const memberWrites = memberAfter.reduce(
-    (sum, after, i) =>
-      sum + writesBetween(memberBefore[i] as Map<string, number>, after, (r) => MEMBER_RESOURCES.has(r)),
-    0,
-  );
-  const hostWrites = writesBetween(hostBefore, hostAfter, HOST_RESOURCES[frontEnd]);
+  const last: IdleReading = { ...(await writes()), cpu: cpuAtEnd };
   return {
-    memberWrites,
-    hostWrites,
-    cpuSeconds: cpuAtEnd - cpuBefore,
+    afterBursts: between(start, boundary),
+    steady: between(boundary, last),
     cpuAtEnd,
     end,
     heapBytes,

@@ -28,7 +28,10 @@ const cmd = new Command('bench')
     'also measure kubefed-ts at this commit (a temporary git worktree) in the same run: system "baseline"',
   )
   .addOption(
-    new Option('--idle <seconds>', 'steady-state window')
+    new Option(
+      '--idle <seconds>',
+      'length of each of the two idle windows after the bursts: the one right after them, then the steady state',
+    )
       .default(DEFAULT_OPTIONS.idleSeconds)
       .argParser(parseCount),
   )

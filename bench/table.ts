@@ -243,6 +243,14 @@ function fairCeilingLines(r: BenchReport): string[] {
       ];
 }
 
+/** The idle windows in the run's facts: two back to back since the steady window exists, one before. */
+function idleWindowsNote(r: BenchReport): string {
+  const seconds = r.options.idleSeconds;
+  return r.systems.some((s) => s.steady !== undefined)
+    ? `two idle windows of ${seconds} s each, back to back (right after the bursts, then the steady state)`
+    : `idle window ${seconds} s`;
+}
+
 export function renderReport(r: BenchReport, command?: string): string {
   const m = r.machine;
   const o = r.options;
@@ -253,7 +261,7 @@ export function renderReport(r: BenchReport, command?: string): string {
       .map((x) => x.toFixed(2))
       .join(' ')}, after ${m.loadAfter.map((x) => x.toFixed(2)).join(' ')}`,
     `- Versions: Node ${m.node}, ${m.go}, Kubernetes ${m.kubernetes} (kube-apiserver per cluster, one etcd)`,
-    `- Federation: host + ${o.members} members; N = ${o.objects} objects per type; idle window ${o.idleSeconds} s; ` +
+    `- Federation: host + ${o.members} members; N = ${o.objects} objects per type; ${idleWindowsNote(r)}; ` +
       `${o.updateSamples} update samples; sync workers ${o.syncWorkers ?? `each system's default (kubefed-ts ${KUBEFED_CONFIG_DEFAULTS.syncController.maxConcurrentReconciles}, KubeFed 1)`}; ` +
       `--rest-config-qps/burst ${o.restConfigQps !== undefined || o.restConfigBurst !== undefined ? `${o.restConfigQps ?? 'default'}/${o.restConfigBurst ?? 'default'}` : `each system's default (kubefed-ts ${DEFAULT_REST_CONFIG_QPS}/${DEFAULT_REST_CONFIG_BURST}, KubeFed 100/200)`}; wall time ${num(r.wallSeconds)} s`,
     ...(r.baseline
@@ -375,38 +383,58 @@ export function renderReport(r: BenchReport, command?: string): string {
       digits: 0,
       ratios: true,
     },
+    // Each idle count right after the bursts, then in the steady window after it; a report from before the
+    // steady window has dashes there. Writes should be zero, so only CPU has ratios.
     {
-      label: `Member writes in ${o.idleSeconds} s idle with N federated`,
+      label: `Member writes in ${o.idleSeconds} s idle with N federated, right after the bursts`,
       value: (s) => s.memberWrites,
       digits: 0,
       ratios: false,
     },
     {
-      label: `Host writes to federated objects in ${o.idleSeconds} s idle`,
+      label: `Member writes in ${o.idleSeconds} s idle with N federated, steady state (the next window)`,
+      value: (s) => s.steady?.memberWrites,
+      digits: 0,
+      ratios: false,
+    },
+    {
+      label: `Host writes to federated objects in ${o.idleSeconds} s idle, right after the bursts`,
       value: (s) => s.hostWrites,
       digits: 0,
       ratios: false,
     },
     {
-      label: `Controller CPU seconds in ${o.idleSeconds} s idle`,
+      label: `Host writes to federated objects in ${o.idleSeconds} s idle, steady state (the next window)`,
+      value: (s) => s.steady?.hostWrites,
+      digits: 0,
+      ratios: false,
+    },
+    {
+      label: `Controller CPU seconds in ${o.idleSeconds} s idle, right after the bursts`,
       value: (s) => s.cpuSeconds,
       digits: 2,
       ratios: true,
     },
     {
-      label: 'Controller CPU seconds, whole run',
+      label: `Controller CPU seconds in ${o.idleSeconds} s idle, steady state (the next window)`,
+      value: (s) => s.steady?.cpuSeconds,
+      digits: 2,
+      ratios: true,
+    },
+    {
+      label: 'Controller CPU seconds, whole run (to the end of the last idle window)',
       value: (s) => s.totalCpuSeconds,
       digits: 1,
       ratios: true,
     },
     {
-      label: 'Controller RSS with N federated (MiB)',
+      label: 'Controller RSS with N federated, at the end of the last idle window (MiB)',
       value: (s) => s.rssBytes / 2 ** 20,
       digits: 0,
       ratios: true,
     },
     {
-      label: 'Controller heap in use with N federated (MiB; V8 / Go runtime)',
+      label: 'Controller heap in use with N federated, at the same moment (MiB; V8 / Go runtime)',
       value: (s) => (s.heapBytes === undefined ? undefined : s.heapBytes / 2 ** 20),
       digits: 0,
       ratios: true,

@@ -1,8 +1,9 @@
 // A scaled-down run of the benchmark (bench/, docs/benchmarks.md) so that it cannot rot: every system (the
 // baseline is this tree's HEAD, checked out into a worktree; kubefed-ts's native front end, plain objects and
 // one PropagationPolicy) and the ceiling (its fair rounds before and after the systems), N = 5 on one member, two
-// cold bursts per system and kind, a 2 s idle window. It checks correctness — every row present, every object
-// arrived with the expected content, the host writes counted, no member writes at steady state — never speed.
+// cold bursts per system and kind, two 2 s idle windows (right after the bursts, then the steady state). It checks
+// correctness — every row present, every object arrived with the expected content, the host writes counted, no
+// member writes in either idle window — never speed.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { describe, test } from 'node:test';
@@ -108,7 +109,17 @@ describe('benchmark smoke run (every system and the ceiling, tiny N)', () => {
       }
       assert.equal(s.updateIdle.samples, 2);
       assert.equal(s.updateLoaded.samples, 2);
-      assert.equal(s.memberWrites, 0, `${s.system}: member writes at steady state`);
+      assert.equal(s.memberWrites, 0, `${s.system}: member writes right after the bursts`);
+      // The steady window, the same length again from the end of the first, for every system.
+      assert.ok(s.steady, `${s.system}: the steady idle window`);
+      assert.equal(s.steady.memberWrites, 0, `${s.system}: member writes at steady state`);
+      assert.ok(Number.isInteger(s.steady.hostWrites), `${s.system}: host writes at steady state`);
+      assert.ok(s.steady.cpuSeconds >= 0, `${s.system}: CPU at steady state ${s.steady.cpuSeconds}`);
+      // 1e-9: the sums of tick counts ÷ 100 are floats.
+      assert.ok(
+        s.totalCpuSeconds + 1e-9 >= s.cpuSeconds + s.steady.cpuSeconds,
+        `${s.system}: the whole run's CPU holds both idle windows`,
+      );
       assert.ok(s.rssBytes > 0, `${s.system}: RSS measured`);
     }
     // The native front end's writes are what a native user and the policy source make: the plain object's
@@ -172,9 +183,13 @@ describe('benchmark smoke run (every system and the ceiling, tiny N)', () => {
       'Cold propagation, FederatedDeployment: controller CPU s',
       'Update latency at idle, p50 (ms)',
       'Update latency with N federated, p99 (ms)',
-      'Member writes in 2 s idle with N federated',
-      'Controller CPU seconds in 2 s idle',
-      'Controller RSS with N federated (MiB)',
+      'Member writes in 2 s idle with N federated, right after the bursts',
+      'Member writes in 2 s idle with N federated, steady state (the next window)',
+      'Host writes to federated objects in 2 s idle, right after the bursts',
+      'Host writes to federated objects in 2 s idle, steady state (the next window)',
+      'Controller CPU seconds in 2 s idle, right after the bursts',
+      'Controller CPU seconds in 2 s idle, steady state (the next window)',
+      'Controller RSS with N federated, at the end of the last idle window (MiB)',
     ]) {
       assert.match(table, new RegExp(`^\\| ${row.replace(/[()+.]/g, '\\$&')} \\|`, 'm'), `row "${row}"`);
     }
@@ -199,12 +214,13 @@ describe('benchmark smoke run (every system and the ceiling, tiny N)', () => {
     for (const cell of cpuRow.cells.slice(8, 13)) assert.match(cell, /^(\d+\.\d\d×|–)$/, cpuRow.line);
     const memberRow = row('Cold propagation, FederatedConfigMap: member writes per member object');
     for (const cell of memberRow.cells.slice(2, 8)) assert.match(cell, /^\d+\.\d\d$/, memberRow.line);
-    // native ÷ federated for member objects/s (above), host writes per object, controller CPU and RSS. Controller
-    // CPU of 5 objects may round to zero ticks, and a ratio to zero is a dash.
+    // native ÷ federated for member objects/s (above), host writes per object, controller CPU, RSS and steady-state
+    // CPU. Controller CPU of 5 objects or 2 idle seconds may round to zero ticks, and a ratio to zero is a dash.
     for (const [prefix, ratioCell] of [
       ['Cold propagation, FederatedConfigMap: host writes per object', /^\d+\.\d\d×$/],
       ['Cold propagation, FederatedDeployment: controller CPU s', /^(\d+\.\d\d×|–)$/],
       ['Controller RSS with N federated', /^\d+\.\d\d×$/],
+      ['Controller CPU seconds in 2 s idle, steady state', /^(\d+\.\d\d×|–)$/],
     ] as const) {
       const r = row(prefix);
       for (const cell of r.cells.slice(2, 6)) assert.match(cell, /^\d+(\.\d+)?$/, r.line);

@@ -377,3 +377,96 @@ describe('benchmark table: per member object', () => {
     assert.doesNotMatch(renderReport(report([s, single])), /Cold propagation rounds/);
   });
 });
+
+describe('benchmark table: the idle windows', () => {
+  const withSteady = (s: SystemResult, afterBurstsCpu: number, steadyCpu: number): SystemResult => ({
+    ...s,
+    cpuSeconds: afterBurstsCpu,
+    steady: { memberWrites: 0, hostWrites: 0, cpuSeconds: steadyCpu },
+  });
+
+  test('each count right after the bursts, then in the steady window, CPU with ratios', () => {
+    const table = renderReport(
+      report([
+        withSteady(system('kubefed-ts', 'kubefed-ts', 200, 150), 1.5, 0.3),
+        withSteady(system('kubefed-ts-native', 'kubefed-ts native', 100, 180), 2, 0.45),
+        withSteady(system('kubefed', 'K', 50, 300), 0.6, 0.2),
+      ]),
+    );
+    const labels = table
+      .split('\n')
+      .filter((l) => / in 300 s idle/.test(l))
+      .map((l) => l.split('|')[1]?.trim());
+    assert.deepEqual(labels, [
+      'Member writes in 300 s idle with N federated, right after the bursts',
+      'Member writes in 300 s idle with N federated, steady state (the next window)',
+      'Host writes to federated objects in 300 s idle, right after the bursts',
+      'Host writes to federated objects in 300 s idle, steady state (the next window)',
+      'Controller CPU seconds in 300 s idle, right after the bursts',
+      'Controller CPU seconds in 300 s idle, steady state (the next window)',
+    ]);
+    // kubefed-ts, native, KubeFed, fair, members only, ÷ KubeFed, ÷ fair, ÷ members only, native ÷ kubefed-ts.
+    assert.deepEqual(cells(table, 'Controller CPU seconds in 300 s idle, right after').row.slice(1), [
+      '1.50',
+      '2.00',
+      '0.60',
+      '–',
+      '–',
+      '2.50×',
+      '–',
+      '–',
+      '1.33×',
+    ]);
+    assert.deepEqual(cells(table, 'Controller CPU seconds in 300 s idle, steady state').row.slice(1), [
+      '0.30',
+      '0.45',
+      '0.20',
+      '–',
+      '–',
+      '1.50×',
+      '–',
+      '–',
+      '1.50×',
+    ]);
+    assert.deepEqual(cells(table, 'Member writes in 300 s idle with N federated, steady').row.slice(1), [
+      '0',
+      '0',
+      '0',
+      '–',
+      '–',
+      '–',
+      '–',
+      '–',
+      '–',
+    ]);
+    assert.match(
+      table,
+      /; two idle windows of 300 s each, back to back \(right after the bursts, then the steady state\);/,
+    );
+  });
+
+  test('a JSON report from before the steady window renders, with dashes in its rows', () => {
+    // As `--json` wrote it then: no `steady` in any system.
+    const old = JSON.parse(
+      JSON.stringify(report([system('kubefed-ts', 'kubefed-ts', 200, 150), system('kubefed', 'K', 50, 300)])),
+    ) as BenchReport;
+    assert.ok(old.systems.every((s) => !('steady' in s)));
+    const table = renderReport(old);
+    assert.deepEqual(cells(table, 'Controller CPU seconds in 300 s idle, right after').row.slice(1), [
+      '0.50',
+      '0.50',
+      '–',
+      '–',
+      '1.00×',
+      '–',
+      '–',
+    ]);
+    for (const prefix of [
+      'Member writes in 300 s idle with N federated, steady state',
+      'Host writes to federated objects in 300 s idle, steady state',
+      'Controller CPU seconds in 300 s idle, steady state',
+    ])
+      assert.deepEqual(cells(table, prefix).row.slice(1), ['–', '–', '–', '–', '–', '–', '–'], prefix);
+    assert.match(table, /; idle window 300 s;/);
+  });
+});
