@@ -143,10 +143,12 @@ export class BindingController {
       .cache(opts.members.asCache())
       .source(opts.bindings.changes)
       // The scheduler's first status write, which `changes` leaves out (a status write) and which ends the
-      // wait for a binding not scheduled yet (see reconcile).
+      // wait for a binding not scheduled yet (see reconcile); not this controller's own first report, which
+      // carried the Scheduled status of a binding created with its schedule.
       .source((enqueue) =>
         opts.bindings.addListener((key, b, change, old) => {
-          if (change === 'update' && old && !everScheduled(old) && everScheduled(b)) enqueue(key);
+          if (change === 'update' && old && !everScheduled(old) && everScheduled(b) && !reported(b))
+            enqueue(key);
         }),
       )
       .source((enqueue) =>
@@ -738,6 +740,11 @@ function statusItems(
       return item;
     })
     .sort((x, y) => x.clusterName.localeCompare(y.clusterName));
+}
+
+/** This controller has reported on the binding: FullyApplied is in every report it writes. */
+export function reported(b: Pick<BindingObject, 'status'>): boolean {
+  return (b.status?.conditions ?? []).some((c) => c.type === BindingCondition.FullyApplied);
 }
 
 /**

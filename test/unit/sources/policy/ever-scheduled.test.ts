@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { reported } from '../../../../src/sources/policy/binding-controller.ts';
 import { everScheduled } from '../../../../src/sources/policy/scheduled-status.ts';
 
 const scheduled = {
@@ -21,4 +22,11 @@ test('a Scheduled condition of either status, or an observed generation, is a sc
   assert.equal(everScheduled({ status: { conditions: [scheduled] } }), true);
   assert.equal(everScheduled({ status: { conditions: [{ ...scheduled, status: 'False' }] } }), true);
   assert.equal(everScheduled({ status: { schedulerObservedGeneration: 1 } }), true);
+});
+
+test('a binding is reported on once the binding controller wrote FullyApplied, whatever its status', () => {
+  assert.equal(reported({}), false);
+  assert.equal(reported({ status: { conditions: [scheduled] } }), false);
+  const applied = { ...scheduled, type: 'FullyApplied', status: 'False' };
+  assert.equal(reported({ status: { conditions: [scheduled, applied] } }), true);
 });
