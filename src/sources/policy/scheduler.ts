@@ -159,8 +159,9 @@ export class Scheduler {
         scheduledNow = result.ok && clustersChanged;
       }
       // Created with this very schedule: the binding controller's first report writes the Scheduled status
-      // with its own, unless it has not within the grace period (a member still loading, say).
-      if (result.ok && !result.affinityName && !clustersChanged && !record && createdScheduled(b)) {
+      // with its own, unless it has not within the grace period (a member still loading, say). Such a binding
+      // has no affinity term to record and its applied placement is already recorded (createdScheduled).
+      if (result.ok && !clustersChanged && createdScheduled(b)) {
         const wait = this.#firstStatusWait(b);
         if (wait > 0) return requeueAfter(wait);
       }
@@ -179,6 +180,9 @@ export class Scheduler {
       const outcome = result.ok
         ? { ok: true as const, affinityName: result.affinityName }
         : { ok: false as const, reason: result.reason, message: result.message };
+      // A fresh schedule consumes its trigger even when the clusters stay the same; never stamped before the
+      // trigger (timestamps are whole seconds), or the next schedule would be fresh again.
+      const stampedTime = fresh ? notBefore(now, b.spec.rescheduleTriggeredAt) : now;
       const w = await writeStatusIfChanged({
         client: this.#opts.host,
         type: bindingTypeOf(binding),
@@ -187,18 +191,12 @@ export class Scheduler {
         compute: (current) => {
           const old: ResourceBindingStatus = current.status ?? {};
           firstScheduled = firstSuccess(old, outcome);
+          const stamps = scheduledNow || (result.ok && (!old.lastScheduledTime || fresh));
           const status = scheduledStatus(old, {
             outcome,
             generation: current.metadata.generation,
             now,
-            // A fresh schedule consumes its trigger even when the clusters stay the same; never stamped
-            // before the trigger (timestamps are whole seconds), or the next schedule would be fresh again.
-            lastScheduledTime:
-              scheduledNow || (result.ok && (!old.lastScheduledTime || fresh))
-                ? fresh
-                  ? notBefore(now, b.spec.rescheduleTriggeredAt)
-                  : now
-                : undefined,
+            lastScheduledTime: stamps ? stampedTime : undefined,
           });
           return { status, changed: !jsonEqual(status, old) };
         },
