@@ -2,7 +2,7 @@
 
 import { KUBEFED_CONFIG_DEFAULTS } from '../src/config/index.ts';
 import { DEFAULT_REST_CONFIG_BURST, DEFAULT_REST_CONFIG_QPS } from '../src/controller-manager/main.ts';
-import type { BenchReport, CeilingResult, SystemResult, Throughput } from './benchmark.ts';
+import type { BenchReport, CeilingResult, IdleCounts, SystemResult, Throughput } from './benchmark.ts';
 import { DASH, num, ratio } from './format.ts';
 import { KINDS } from './workload.ts';
 
@@ -243,6 +243,22 @@ function fairCeilingLines(r: BenchReport): string[] {
       ];
 }
 
+/**
+ * One idle count as two rows: right after the bursts (the result's own fields, the first window), then the
+ * steady state (its `steady` window, absent in reports from before it).
+ */
+function idleRows(label: string, count: (w: IdleCounts) => number, digits: number, ratios: boolean): Row[] {
+  return [
+    { label: `${label}, right after the bursts`, value: (s) => count(s), digits, ratios },
+    {
+      label: `${label}, steady state (the next window)`,
+      value: (s) => (s.steady ? count(s.steady) : undefined),
+      digits,
+      ratios,
+    },
+  ];
+}
+
 /** The idle windows in the run's facts: two back to back since the steady window exists, one before. */
 function idleWindowsNote(r: BenchReport): string {
   const seconds = r.options.idleSeconds;
@@ -385,42 +401,9 @@ export function renderReport(r: BenchReport, command?: string): string {
     },
     // Each idle count right after the bursts, then in the steady window after it; a report from before the
     // steady window has dashes there. Writes should be zero, so only CPU has ratios.
-    {
-      label: `Member writes in ${o.idleSeconds} s idle with N federated, right after the bursts`,
-      value: (s) => s.memberWrites,
-      digits: 0,
-      ratios: false,
-    },
-    {
-      label: `Member writes in ${o.idleSeconds} s idle with N federated, steady state (the next window)`,
-      value: (s) => s.steady?.memberWrites,
-      digits: 0,
-      ratios: false,
-    },
-    {
-      label: `Host writes to federated objects in ${o.idleSeconds} s idle, right after the bursts`,
-      value: (s) => s.hostWrites,
-      digits: 0,
-      ratios: false,
-    },
-    {
-      label: `Host writes to federated objects in ${o.idleSeconds} s idle, steady state (the next window)`,
-      value: (s) => s.steady?.hostWrites,
-      digits: 0,
-      ratios: false,
-    },
-    {
-      label: `Controller CPU seconds in ${o.idleSeconds} s idle, right after the bursts`,
-      value: (s) => s.cpuSeconds,
-      digits: 2,
-      ratios: true,
-    },
-    {
-      label: `Controller CPU seconds in ${o.idleSeconds} s idle, steady state (the next window)`,
-      value: (s) => s.steady?.cpuSeconds,
-      digits: 2,
-      ratios: true,
-    },
+    ...idleRows(`Member writes in ${o.idleSeconds} s idle with N federated`, (w) => w.memberWrites, 0, false),
+    ...idleRows(`Host writes to federated objects in ${o.idleSeconds} s idle`, (w) => w.hostWrites, 0, false),
+    ...idleRows(`Controller CPU seconds in ${o.idleSeconds} s idle`, (w) => w.cpuSeconds, 2, true),
     {
       label: 'Controller CPU seconds, whole run (to the end of the last idle window)',
       value: (s) => s.totalCpuSeconds,
