@@ -21,8 +21,11 @@ import {
   type ResourceType,
 } from '../../src/kube/client/index.ts';
 import { MANAGED_LABEL } from '../../src/propagation/constants.ts';
+import { jsonEqual } from '../../src/propagation/json.ts';
+import { Informer } from '../../src/runtime/informer/informer.ts';
 import { BindingTypes } from '../../src/sources/policy/bindings.ts';
 import { PolicyTypes } from '../../src/sources/policy/policies.ts';
+import { FIRST_STATUS_GRACE_MS } from '../../src/sources/policy/scheduler.ts';
 import { binary } from '../../src/testing/binaries.ts';
 import type { ControllerManagerProcess } from '../../src/testing/controller-manager-process.ts';
 import { startKubefedControllerManager } from '../../src/testing/controller-manager-process.ts';
@@ -209,6 +212,60 @@ describe('native resources placed by Karmada policies', () => {
       (o) => o?.status?.readyReplicas === 6,
     );
     assert.equal(scaled?.status?.observedGeneration, scaled?.metadata.generation);
+  });
+
+  test('a binding created with its schedule has its status written once: Scheduled and FullyApplied together', async () => {
+    // Every status write of this one binding, as its watch delivers them.
+    const statusWrites: Array<Binding['status']> = [];
+    const watch = new Informer<Binding>({
+      client: host,
+      type: BindingTypes.ResourceBinding,
+      namespace: NSA,
+      fieldSelector: 'metadata.name=once-configmap',
+    });
+    watch.addHandlers({
+      onUpdate: (old, b) => {
+        if (!jsonEqual(old.status ?? {}, b.status ?? {})) statusWrites.push(b.status);
+      },
+    });
+    watch.start();
+    try {
+      await watch.waitForSync();
+      await host.create(
+        PolicyTypes.PropagationPolicy,
+        pp('once', {
+          resourceSelectors: [selector('ConfigMap', { name: 'once' })],
+          placement: onClusters('cluster1', 'cluster2'),
+        }),
+      );
+      await host.create(CM, configMap('once', { a: '1' }));
+      const rb = await eventually(
+        'the binding reported on',
+        async () => watch.store.get(`${NSA}/once-configmap`),
+        (b) => b?.status?.conditions?.some((c) => c.type === 'FullyApplied') === true,
+      );
+      assert.ok((rb?.spec.clusters ?? []).length === 2, 'created with its clusters');
+      // Past the scheduler's grace (FIRST_STATUS_GRACE_MS from the creation): it finds its fields written.
+      const created = Date.parse(rb?.metadata.creationTimestamp ?? '');
+      await new Promise((r) =>
+        setTimeout(r, Math.max(0, created + FIRST_STATUS_GRACE_MS + 2_000 - Date.now())),
+      );
+      assert.equal(statusWrites.length, 1, JSON.stringify(statusWrites));
+      const types = (statusWrites[0]?.conditions ?? []).map((c) => `${c.type}=${c.status}`);
+      assert.ok(types.includes('Scheduled=True') && types.includes('FullyApplied=True'), types.join(', '));
+      const scheduledEvents = (
+        await host.list<KubeObject & { reason?: string; count?: number }>(CoreTypes.events, {
+          namespace: NSA,
+          fieldSelector: 'involvedObject.name=once-configmap',
+        })
+      ).items.filter((e) => e.reason === 'ScheduleBindingSucceed');
+      assert.equal(
+        scheduledEvents.reduce((n, e) => n + (e.count ?? 1), 0),
+        1,
+      );
+    } finally {
+      await watch.stop();
+    }
   });
 
   test('precedence: name beats label beats kind, explicit priority beats all, ties go to the smaller name, a PP beats any CPP; deleting the winner hands the template on', async () => {
