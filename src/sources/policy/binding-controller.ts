@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import {
   CONFLICT_RESOLUTION_ANNOTATION,
   CRB_FINALIZER,
+  type MetaCondition,
   RB_FINALIZER,
   RETAIN_REPLICAS_LABEL,
 } from '../../api/policy/v1alpha1/index.ts';
@@ -54,6 +55,7 @@ import { type BindingObject, claimMetadata } from './binding-spec.ts';
 import { type Bindings, bindingTypeOf } from './bindings.ts';
 import { claimOf } from './claim.ts';
 import { policyClusterOf } from './clusters.ts';
+import { putCondition } from './conditions.ts';
 import { type DependencyRef, dependenciesOf } from './dependencies.ts';
 import { bindingEvent } from './failover/events.ts';
 import { createdScheduled } from './first-schedule.ts';
@@ -453,12 +455,15 @@ export class BindingController {
               lastScheduledTime: old.lastScheduledTime ?? now,
             })
           : { ...old };
-        const conditions = [...(status.conditions ?? [])];
+        let conditions = status.conditions ?? [];
+        const set = (c: Omit<MetaCondition, 'lastTransitionTime'>) => {
+          conditions = putCondition(conditions, stampCondition(c, conditions, now));
+        };
         if (items) {
           status.aggregatedStatus = items;
           const full = fullyApplied(current.spec.clusters ?? [], items);
           // The generation it was computed for: a graceful eviction ends on health read for the current spec.
-          setCondition(conditions, now, {
+          set({
             type: BindingCondition.FullyApplied,
             status: full ? 'True' : 'False',
             reason: full ? BindingReason.FullyAppliedSuccess : BindingReason.FullyAppliedFailed,
@@ -468,16 +473,16 @@ export class BindingController {
               : {}),
           });
         }
-        setCondition(conditions, now, dispatchingCondition(current));
+        set(dispatchingCondition(current));
         if (fleet?.hostWriter) {
-          setCondition(conditions, now, {
+          set({
             type: 'StatusWrittenBack',
             status: 'False',
             reason: 'HostControllerOwnsStatus',
             message: `The template's status is written by ${fleet.hostWriter} on the federation API server, which runs workload controllers: kubefed-ts does not write it (see docs/federation-apiserver.md)`,
           });
         } else if (fleet) {
-          setCondition(conditions, now, {
+          set({
             type: 'StatusWrittenBack',
             status: 'True',
             reason: 'Aggregated',
@@ -788,21 +793,4 @@ function dispatchingCondition(b: BindingObject) {
         reason: 'Dispatching',
         message: 'Binding is being dispatched to member clusters',
       };
-}
-
-function setCondition(
-  conditions: Array<{
-    type: string;
-    status: string;
-    reason: string;
-    message: string;
-    lastTransitionTime: string;
-  }>,
-  now: string,
-  c: { type: string; status: string; reason: string; message: string; observedGeneration?: number },
-): void {
-  const i = conditions.findIndex((x) => x.type === c.type);
-  const next = stampCondition(c, conditions, now);
-  if (i >= 0) conditions[i] = next;
-  else conditions.push(next);
 }
