@@ -19,6 +19,7 @@ import {
   validateKubeFedConfigObject,
 } from './kubefedconfig.ts';
 import { propagationPolicyPatch } from './propagationpolicy.ts';
+import { type PolicyView, templateClaimPatch } from './template-claim.ts';
 import { validateFederatedObject } from './validation/federated-object.ts';
 import { validateFederatedTypeConfig } from './validation/federatedtypeconfig.ts';
 import { validateKubeFedCluster } from './validation/kubefedcluster.ts';
@@ -43,6 +44,7 @@ export const WebhookPath = {
   ValidateClusterPropagationPolicy: '/validate-clusterpropagationpolicy',
   ValidateOverridePolicy: '/validate-overridepolicy',
   ValidateClusterOverridePolicy: '/validate-clusteroverridepolicy',
+  ClaimResourceTemplate: '/claim-resource-template',
 } as const;
 export type WebhookPath = (typeof WebhookPath)[keyof typeof WebhookPath];
 
@@ -103,6 +105,8 @@ export type Decision =
 export interface AdmissionContext {
   /** The current view, or undefined without API access or before its informers have synced. */
   controlPlane?: () => ControlPlaneView | undefined;
+  /** The propagation policies, or undefined without API access or before their informers have synced. */
+  policies?: () => PolicyView | undefined;
 }
 
 export type AdmissionHandler = (req: AdmissionRequest, ctx?: AdmissionContext) => Decision;
@@ -246,6 +250,22 @@ function mutateFederated(req: AdmissionRequest, ctx: AdmissionContext | undefine
   return patch.length > 0 ? { ...verdict, patch } : verdict;
 }
 
+/**
+ * The claim of the policy that selects a resource template being created. It never refuses a create: it is
+ * registered with failurePolicy Ignore, and anything it cannot tell (no view yet, an object it cannot read,
+ * a bug) admits the object unchanged, for the detector to claim as Karmada's does.
+ */
+function claimResourceTemplate(req: AdmissionRequest, ctx: AdmissionContext | undefined): Decision {
+  const view = ctx?.policies?.();
+  if (!view) return ALLOW;
+  try {
+    const patch = templateClaimPatch(req, view);
+    return patch.length > 0 ? { allowed: true, patch } : ALLOW;
+  } catch {
+    return ALLOW;
+  }
+}
+
 export const handlers: Readonly<Record<WebhookPath, AdmissionHandler>> = {
   [WebhookPath.ValidateFederatedTypeConfigs]: (req) => {
     if (!examined(req, 'federatedtypeconfigs')) return ALLOW;
@@ -295,6 +315,7 @@ export const handlers: Readonly<Record<WebhookPath, AdmissionHandler>> = {
   [WebhookPath.ValidateClusterPropagationPolicy]: (req) => validatePolicy(req, CPP_PLURAL, true),
   [WebhookPath.ValidateOverridePolicy]: overridePolicyHandler(OP_PLURAL, validateOverrideSpec),
   [WebhookPath.ValidateClusterOverridePolicy]: overridePolicyHandler(COP_PLURAL, validateOverrideSpec),
+  [WebhookPath.ClaimResourceTemplate]: claimResourceTemplate,
 };
 
 export function isWebhookPath(path: string): path is WebhookPath {

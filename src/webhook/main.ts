@@ -23,6 +23,7 @@ import { WebhookPath } from './admission.ts';
 import { generateWebhookCertificates } from './certs.ts';
 import { ControlPlaneInformers } from './control-plane-informers.ts';
 import { type OcmAdmissionOptions, OcmWebhookPath } from './ocm-admission.ts';
+import { PolicyInformers } from './policy-informers.ts';
 import { TLS_CERT_FILE, TLS_KEY_FILE, WebhookServer } from './server.ts';
 import { DEFAULT_MANIFEST_LIMIT } from './validation/manifestwork.ts';
 
@@ -75,7 +76,7 @@ function buildCommand() {
     )
     .option(
       '--kubeconfig <path>',
-      "kubeconfig of the host, for OCM's executor check (a SubjectAccessReview) and the sync finalizer at admission; default: in-cluster config",
+      "kubeconfig of the host, for OCM's executor check (a SubjectAccessReview), the sync finalizer and the template claim at admission; default: in-cluster config",
     )
     .option(
       '--kubefed-namespace <ns>',
@@ -149,6 +150,7 @@ export async function main(argv: string[]): Promise<number> {
   let server: WebhookServer;
   let host: KubeClient | undefined;
   let controlPlane: ControlPlaneInformers | undefined;
+  let policies: PolicyInformers | undefined;
   try {
     const cfg = hostRestConfig(o);
     host = cfg && new KubeClient(cfg, { name: 'host', userAgent: COMPONENT });
@@ -161,9 +163,12 @@ export async function main(argv: string[]): Promise<number> {
       const namespace = o.kubefedNamespace || inClusterNamespace() || DEFAULT_KUBEFED_NAMESPACE;
       controlPlane = new ControlPlaneInformers({ host, namespace, logger: log });
       controlPlane.start();
+      policies = new PolicyInformers({ host, kubefedNamespace: namespace, logger: log });
+      policies.start();
     }
     if (o.generateSelfSignedCerts) ensureSelfSignedCertificates(o.certDir, log);
     const informers = controlPlane;
+    const policyInformers = policies;
     server = await WebhookServer.start({
       certDir: o.certDir,
       host: o.bindAddress,
@@ -171,12 +176,14 @@ export async function main(argv: string[]): Promise<number> {
       logger: log,
       ocm: ocmOptions(o, host),
       ...(informers ? { controlPlane: () => informers.view() } : {}),
+      ...(policyInformers ? { policies: () => policyInformers.view() } : {}),
     });
   } catch (e) {
     const message = (e as Error).message;
     log.fatal(message);
     process.stderr.write(`Error: ${message}\n`);
     await controlPlane?.stop();
+    await policies?.stop();
     await host?.close();
     return 1;
   }
@@ -194,6 +201,7 @@ export async function main(argv: string[]): Promise<number> {
   await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
   await server.close();
   await controlPlane?.stop();
+  await policies?.stop();
   await host?.close();
   log.info('stopped');
   return 0;

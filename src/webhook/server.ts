@@ -32,6 +32,8 @@ export interface WebhookServerOptions {
   ocm?: OcmAdmissionOptions;
   /** The control plane as the webhook's informers see it, for the sync finalizer at admission. */
   controlPlane?: AdmissionContext['controlPlane'];
+  /** The propagation policies as the webhook's informers see them, for the claim of a template at admission. */
+  policies?: AdmissionContext['policies'];
 }
 
 /** Used when no API access was configured: the executor check fails closed, as OCM's does on a SAR error. */
@@ -205,7 +207,11 @@ export class WebhookServer {
         return;
       }
       if (isWebhookPath(path)) {
-        this.#answer(path, admit(path, body, { controlPlane: this.#opts.controlPlane }), res);
+        this.#answer(
+          path,
+          admit(path, body, { controlPlane: this.#opts.controlPlane, policies: this.#opts.policies }),
+          res,
+        );
       }
     });
     req.on('error', (e) => this.#log.debug({ err: e.message, path }, 'request aborted'));
