@@ -30,7 +30,11 @@ export const WebhookName = {
   ClusterOverridePolicies: 'clusteroverridepolicy.karmada.io',
   ManifestWorks: 'manifestworkvalidators.admission.work.open-cluster-management.io',
   ManifestWorkReplicaSets: 'manifestworkreplicasetvalidators.admission.work.open-cluster-management.io',
+  ResourceTemplates: 'resourcetemplates.policy.kubefed.io',
 } as const;
+
+/** How long a create waits for the template claim before going on without it (the detector then claims). */
+export const CLAIM_WEBHOOK_TIMEOUT_SECONDS = 2;
 
 /** The Service of the Helm chart: `kubefed-admission-webhook`, port 443 → 8443. */
 export const WEBHOOK_SERVICE_NAME = 'kubefed-admission-webhook';
@@ -53,7 +57,7 @@ export interface WebhookConfigurationOptions {
   federatedGroup?: string;
 }
 
-interface Rule {
+export interface Rule {
   operations: string[];
   apiGroups: string[];
   apiVersions: string[];
@@ -70,7 +74,9 @@ export interface Webhook {
     service?: { namespace: string; name: string; path: string; port?: number };
   };
   rules: Rule[];
-  failurePolicy: 'Fail';
+  failurePolicy: 'Fail' | 'Ignore';
+  /** Seconds the API server waits for an answer; its default is 10. */
+  timeoutSeconds?: number;
   sideEffects: 'None';
   namespaceSelector?: LabelSelector;
   /** Mutating webhooks only; the apiserver's default is Never. */
@@ -245,6 +251,19 @@ export function webhookConfigurations(opts: WebhookConfigurationOptions): Webhoo
           reinvocationPolicy: 'IfNeeded',
         },
         ...mutatingPolicies,
+        // The claim of a resource template at admission (template-claim.ts). Its rules start empty: the
+        // controller manager keeps them to the kinds the policies select (claim-admission.ts). It refuses
+        // nothing and waits little: without it the detector writes the claim, as Karmada's does.
+        ...(clusterScoped
+          ? [
+              {
+                ...webhook(WebhookName.ResourceTemplates, WebhookPath.ClaimResourceTemplate, []),
+                failurePolicy: 'Ignore' as const,
+                timeoutSeconds: CLAIM_WEBHOOK_TIMEOUT_SECONDS,
+                reinvocationPolicy: 'Never' as const,
+              },
+            ]
+          : []),
       ],
     },
   };

@@ -226,6 +226,12 @@ const NATIVE_RESOURCE_RULES: PolicyRule[] = [
     verbs: ['get', 'list', 'watch', 'update', 'delete'],
   },
   { apiGroups: ['apps.karmada.io'], resources: ['workloadrebalancers/status'], verbs: ['update'] },
+  {
+    apiGroups: ['admissionregistration.k8s.io'],
+    resources: ['mutatingwebhookconfigurations'],
+    resourceNames: ['mutation.core.kubefed.io'],
+    verbs: ['get', 'list', 'watch', 'update'],
+  },
   ...NATIVE_TEMPLATE_KINDS.flatMap(([group, resources]): PolicyRule[] => [
     { apiGroups: [group], resources, verbs: ['get', 'list', 'watch', 'update', 'patch'] },
     { apiGroups: [group], resources: resources.map((r) => `${r}/status`), verbs: ['update'] },
@@ -534,8 +540,8 @@ describe('charts/kubefed-ts rendered by helm template', () => {
     );
     assert.deepEqual(svc.spec.ports, [{ name: 'https', port: 443, targetPort: 8443, protocol: 'TCP' }]);
     assert.deepEqual(svc.spec.selector, d.spec.selector.matchLabels);
-    // The webhook's account is bound to two roles: create SubjectAccessReviews (cluster-wide), and read the
-    // FTCs and KubeFedConfig of the release namespace.
+    // The webhook's account is bound to two roles: create SubjectAccessReviews and read the propagation
+    // policies (cluster-wide), and read the FTCs and KubeFedConfig of the release namespace.
     const bindings = objs
       .filter((o) => o.kind === 'RoleBinding' || o.kind === 'ClusterRoleBinding')
       .map((b) => b as Obj & { subjects: Array<{ name: string }>; roleRef: { kind: string; name: string } })
@@ -547,6 +553,11 @@ describe('charts/kubefed-ts rendered by helm template', () => {
     ]);
     assert.deepEqual(rulesOf(objs, 'ClusterRole', 'kubefed-admission-webhook'), [
       { apiGroups: ['authorization.k8s.io'], resources: ['subjectaccessreviews'], verbs: ['create'] },
+      {
+        apiGroups: ['policy.karmada.io'],
+        resources: ['propagationpolicies', 'clusterpropagationpolicies'],
+        verbs: ['get', 'list', 'watch'],
+      },
     ]);
     assert.deepEqual(rulesOf(objs, 'Role', 'kubefed-admission-webhook'), WEBHOOK_ROLE_RULES);
   });
@@ -591,10 +602,11 @@ describe('charts/kubefed-ts rendered by helm template', () => {
           want.webhooks[i]?.rules.map(({ scope: _, ...r }) => r),
           w.name,
         );
-        assert.equal(w.failurePolicy, 'Fail');
+        // Fail closed with the chart's timeout, but for the template claim, which refuses nothing.
+        assert.equal(w.failurePolicy, want.webhooks[i]?.failurePolicy, w.name);
         assert.equal(w.sideEffects, 'None');
         assert.deepEqual(w.admissionReviewVersions, ['v1']);
-        assert.equal(w.timeoutSeconds, 10);
+        assert.equal(w.timeoutSeconds, want.webhooks[i]?.timeoutSeconds ?? 10, w.name);
         assert.equal(w.namespaceSelector, undefined);
         if (kind === 'MutatingWebhookConfiguration') {
           assert.equal(w.reinvocationPolicy, want.webhooks[i]?.reinvocationPolicy ?? 'Never', w.name);
@@ -628,6 +640,7 @@ describe('charts/kubefed-ts rendered by helm template', () => {
         ['federated.types.kubefed.io', '/mutate-federated'],
         ['propagationpolicy.karmada.io', '/mutate-propagationpolicy'],
         ['clusterpropagationpolicy.karmada.io', '/mutate-clusterpropagationpolicy'],
+        ['resourcetemplates.policy.kubefed.io', '/claim-resource-template'],
       ],
     );
   });
@@ -1274,12 +1287,13 @@ describe('federationApiServer.enabled: a dedicated federation API server beside 
       list.flatMap(
         (o) => (o as Obj & { webhooks: Array<WebhookObj & { clientConfig: { url?: string } }> }).webhooks,
       );
-    // In the file's order (Helm's install order puts the mutating one first in a release).
+    // In the file's order (Helm's install order puts the mutating one first in a release). All but the
+    // template claim: that webhook reads the policies, which live in the federation API server, out of its reach.
     const want = hooks(
       ['ValidatingWebhookConfiguration', 'MutatingWebhookConfiguration'].flatMap((k) =>
         plain.filter((o) => o.kind === k),
       ),
-    );
+    ).filter((w) => w.name !== 'resourcetemplates.policy.kubefed.io');
     const got = hooks(configurations);
     assert.deepEqual(
       configurations.map((o) => o.kind),

@@ -117,19 +117,29 @@ null or "" is the default; anything else fails the render.
 {{- end -}}
 {{- end -}}
 
-{{/* Fields every webhook shares; called with (list $ <path> <caBundle>). */}}
+{{/*
+Fields every webhook shares; called with (list $ <path> <caBundle>), or (list $ <path> <caBundle> "optional")
+for a webhook that refuses nothing and must not hold a create up: failurePolicy Ignore, a 2 s timeout
+(CLAIM_WEBHOOK_TIMEOUT_SECONDS in src/webhook/configurations.ts).
+*/}}
 {{- define "kubefed-ts.webhookCommon" -}}
 {{- $ := index . 0 -}}
 {{- $path := index . 1 -}}
 {{- $caBundle := index . 2 -}}
+{{- $optional := gt (len .) 3 -}}
 admissionReviewVersions: [v1]
 sideEffects: None
+{{- if $optional }}
+failurePolicy: Ignore
+timeoutSeconds: 2
+{{- else }}
 failurePolicy: Fail
 {{- $timeout := include "kubefed-ts.or" (list ((($.Values.controllermanager | default dict).webhook | default dict).timeoutSeconds) 10) | int }}
 {{- if or (lt $timeout 1) (gt $timeout 30) }}
 {{- fail (printf "controllermanager.webhook.timeoutSeconds must be between 1 and 30, not %d" $timeout) }}
 {{- end }}
 timeoutSeconds: {{ $timeout }}
+{{- end }}
 clientConfig:
   {{- if include "kubefed-ts.federationApiServer" $ }}
   # The federation API server runs in this cluster, but resolves Services in its own (empty) API: it calls

@@ -2,7 +2,8 @@
 // shaped by OverridePolicy / ClusterOverridePolicy, on the same engine as Federated<Kind>. Four controllers,
 // one concern each, as in Karmada: the detector claims templates and writes bindings, the scheduler chooses
 // clusters, the binding controller applies through the engine and writes status back, and the policy
-// controller handles policy identity, deletion and status. They share one cache of each host kind.
+// controller handles policy identity, deletion and status; one more keeps the admission webhook's claim of new
+// templates to the kinds the policies select. They share one cache of each host kind.
 
 import type { KubeClient } from '../../kube/client/index.ts';
 import type { Members } from '../../members/members.ts';
@@ -14,6 +15,7 @@ import type { Runnable } from '../../runtime/manager.ts';
 import { BindingController } from './binding-controller.ts';
 import { Bindings } from './bindings.ts';
 import { CapacityEstimator } from './capacity-estimator.ts';
+import { ClaimAdmissionController } from './claim-admission-controller.ts';
 import { Detector } from './detector.ts';
 import { type FailoverOptions, failoverControllers } from './failover/index.ts';
 import { NamespaceController } from './namespace-controller.ts';
@@ -123,6 +125,7 @@ export class PolicySource implements Runnable {
       memberEventDelayMs: this.#opts.memberEventDelayMs,
     });
     const namespaces = new NamespaceController({ members, bindings, logger: this.#log });
+    const claimAdmission = new ClaimAdmissionController({ host, policies, templates, logger: this.#log });
     // Watch exactly the kinds the policies select, from the first sync on and after every policy change.
     let wanting = false;
     const wantSelected = () => {
@@ -148,7 +151,15 @@ export class PolicySource implements Runnable {
       { host, informers, bindings, members, events, logger: this.#log },
       this.#opts.failover,
     );
-    const controllers = [detector, policyController, scheduler, binder, namespaces, ...failover];
+    const controllers = [
+      detector,
+      policyController,
+      scheduler,
+      binder,
+      namespaces,
+      claimAdmission,
+      ...failover,
+    ];
     for (const c of controllers) c.controller.cache(hostCaches);
     try {
       await Promise.all(controllers.map((c) => c.controller.run(signal)));

@@ -73,9 +73,22 @@ describe('webhookConfigurations', () => {
     ]);
     assert.deepEqual(mutating.webhooks[1]?.sideEffects, 'None');
     assert.equal(mutating.webhooks[1]?.reinvocationPolicy, 'IfNeeded');
+    // The template claim: no rules until the controller manager sets them, refuses nothing, waits 2 s.
+    const claim = mutating.webhooks.at(-1);
+    assert.deepEqual(
+      [
+        claim?.name,
+        claim?.clientConfig.service?.path,
+        claim?.rules,
+        claim?.failurePolicy,
+        claim?.timeoutSeconds,
+      ],
+      ['resourcetemplates.policy.kubefed.io', '/claim-resource-template', [], 'Ignore', 2],
+    );
+    assert.equal(claim?.reinvocationPolicy, 'Never');
     // Karmada's names, paths and rules (artifacts/deploy/webhook-configuration.yaml).
     assert.deepEqual(
-      mutating.webhooks.slice(2).map((w) => [w.name, w.clientConfig.service?.path, w.rules]),
+      mutating.webhooks.slice(2, -1).map((w) => [w.name, w.clientConfig.service?.path, w.rules]),
       [
         [
           'propagationpolicy.karmada.io',
@@ -170,6 +183,8 @@ describe('webhookConfigurations', () => {
     // A Namespaced control plane owns no cluster-scoped policies, so it registers no webhook for them.
     for (const w of [...validating.webhooks, ...mutating.webhooks])
       for (const r of w.rules) assert.notEqual(r.scope, 'Cluster', w.name);
+    // Nor does it run the native front end: no template claim at admission.
+    assert.ok(!mutating.webhooks.some((w) => w.name === 'resourcetemplates.policy.kubefed.io'));
     assert.deepEqual(
       validating.webhooks.slice(4).map((w) => w.name),
       [
