@@ -7,6 +7,7 @@ import { parseAllDocuments } from 'yaml';
 import { FederatedTypeConfigType } from '../src/api/core/v1beta1/index.ts';
 import { applyCrds, ensureNamespace } from '../src/install/control-plane.ts';
 import {
+  CoreTypes,
   isAlreadyExists,
   isNotFound,
   type KubeClient,
@@ -215,22 +216,9 @@ async function startWebhook(
   return webhook;
 }
 
-const ADMISSION = 'admissionregistration.k8s.io';
 const webhookConfigurationTypes: ResourceType[] = [
-  {
-    group: ADMISSION,
-    version: 'v1',
-    plural: 'validatingwebhookconfigurations',
-    namespaced: false,
-    kind: 'ValidatingWebhookConfiguration',
-  },
-  {
-    group: ADMISSION,
-    version: 'v1',
-    plural: 'mutatingwebhookconfigurations',
-    namespaced: false,
-    kind: 'MutatingWebhookConfiguration',
-  },
+  CoreTypes.validatingWebhookConfigurations,
+  CoreTypes.mutatingWebhookConfigurations,
 ];
 
 /**

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { join } from 'node:path';
 import {
+  CoreTypes,
   isAlreadyExists,
   type KubeClient,
   type KubeObject,
@@ -20,22 +21,6 @@ export interface AdmissionWebhookProcess {
   /** PEM of the CA that signed the serving certificate (the webhook configurations' caBundle). */
   caCert: string;
 }
-
-const admissionType = (plural: string, kind: string): ResourceType => ({
-  group: 'admissionregistration.k8s.io',
-  version: 'v1',
-  plural,
-  namespaced: false,
-  kind,
-});
-const ValidatingWebhookConfigurations = admissionType(
-  'validatingwebhookconfigurations',
-  'ValidatingWebhookConfiguration',
-);
-const MutatingWebhookConfigurations = admissionType(
-  'mutatingwebhookconfigurations',
-  'MutatingWebhookConfiguration',
-);
 
 function readyz(port: number, ca: string): Promise<boolean> {
   return new Promise((resolve) => {
@@ -115,8 +100,8 @@ export async function registerAdmissionWebhooks(
   });
   // Plain JSON objects; the client's KubeObject wants an index signature, so go through JSON once.
   const objects: Array<[ResourceType, KubeObject]> = [
-    [ValidatingWebhookConfigurations, JSON.parse(JSON.stringify(validating)) as KubeObject],
-    [MutatingWebhookConfigurations, JSON.parse(JSON.stringify(mutating)) as KubeObject],
+    [CoreTypes.validatingWebhookConfigurations, JSON.parse(JSON.stringify(validating)) as KubeObject],
+    [CoreTypes.mutatingWebhookConfigurations, JSON.parse(JSON.stringify(mutating)) as KubeObject],
   ];
   for (const [type, obj] of objects) {
     try {

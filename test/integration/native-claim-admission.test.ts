@@ -13,7 +13,6 @@ import {
 } from '../../src/api/policy/v1alpha1/index.ts';
 import { CoreTypes, type KubeClient, type KubeObject } from '../../src/kube/client/index.ts';
 import { BindingTypes } from '../../src/sources/policy/bindings.ts';
-import { MutatingWebhookConfigurationType } from '../../src/sources/policy/claim-admission-controller.ts';
 import { PolicyTypes } from '../../src/sources/policy/policies.ts';
 import {
   type AdmissionWebhookProcess,
@@ -54,7 +53,7 @@ describe('a resource template claimed at admission', () => {
 
   const claimRules = async () =>
     (
-      await host.get<Configuration>(MutatingWebhookConfigurationType, MUTATING_CONFIGURATION_NAME)
+      await host.get<Configuration>(CoreTypes.mutatingWebhookConfigurations, MUTATING_CONFIGURATION_NAME)
     ).webhooks.find((w) => w.name === WebhookName.ResourceTemplates)?.rules ?? [];
 
   before(async () => {
@@ -135,7 +134,7 @@ describe('a resource template claimed at admission', () => {
   });
 
   test('a restart writes nothing to the rules; a policy deleted takes its kind out of them', async () => {
-    const before = await host.get(MutatingWebhookConfigurationType, MUTATING_CONFIGURATION_NAME);
+    const before = await host.get(CoreTypes.mutatingWebhookConfigurations, MUTATING_CONFIGURATION_NAME);
     await cm.process.stop();
     cm = await startKubefedControllerManager({
       kubeconfig: fed.kubeconfigPath,
@@ -151,7 +150,7 @@ describe('a resource template claimed at admission', () => {
       () => getOrUndefined(fed.cluster('cluster1').client(), CM, 'after-restart', NSA),
       (o) => o !== undefined,
     );
-    const afterRestart = await host.get(MutatingWebhookConfigurationType, MUTATING_CONFIGURATION_NAME);
+    const afterRestart = await host.get(CoreTypes.mutatingWebhookConfigurations, MUTATING_CONFIGURATION_NAME);
     assert.equal(afterRestart.metadata.resourceVersion, before.metadata.resourceVersion);
 
     await host.delete(PolicyTypes.PropagationPolicy, 'shop', { namespace: NSA });

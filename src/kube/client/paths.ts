@@ -60,6 +60,20 @@ export const CoreTypes = {
   nodes: { group: '', version: 'v1', plural: 'nodes', namespaced: false, kind: 'Node' },
   pods: { group: '', version: 'v1', plural: 'pods', namespaced: true, kind: 'Pod' },
   events: { group: '', version: 'v1', plural: 'events', namespaced: true, kind: 'Event' },
+  validatingWebhookConfigurations: {
+    group: 'admissionregistration.k8s.io',
+    version: 'v1',
+    plural: 'validatingwebhookconfigurations',
+    namespaced: false,
+    kind: 'ValidatingWebhookConfiguration',
+  },
+  mutatingWebhookConfigurations: {
+    group: 'admissionregistration.k8s.io',
+    version: 'v1',
+    plural: 'mutatingwebhookconfigurations',
+    namespaced: false,
+    kind: 'MutatingWebhookConfiguration',
+  },
   configMaps: { group: '', version: 'v1', plural: 'configmaps', namespaced: true, kind: 'ConfigMap' },
   clusterRoles: {
     group: 'rbac.authorization.k8s.io',

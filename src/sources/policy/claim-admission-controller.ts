@@ -4,13 +4,13 @@
 // the detector claims every template as Karmada's does.
 
 import {
+  CoreTypes,
   errorMessage,
   isConflict,
   isForbidden,
   isNotFound,
   type KubeClient,
   type KubeObject,
-  type ResourceType,
 } from '../../kube/client/index.ts';
 import { Controller } from '../../runtime/controller.ts';
 import { type Logger, silentLogger } from '../../runtime/logger.ts';
@@ -21,14 +21,6 @@ import type { Policies } from './policies.ts';
 import { parseKindKey, type Templates, type TemplateType } from './templates.ts';
 
 type ConfigurationObject = KubeObject & MutatingConfiguration;
-
-export const MutatingWebhookConfigurationType: ResourceType = {
-  group: 'admissionregistration.k8s.io',
-  version: 'v1',
-  plural: 'mutatingwebhookconfigurations',
-  namespaced: false,
-  kind: 'MutatingWebhookConfiguration',
-};
 
 /** A selected kind whose type is still being looked up: look again before writing anything. */
 const RESOLVING_RECHECK_MS = 1_000;
@@ -61,7 +53,7 @@ export class ClaimAdmissionController {
     this.#configs = this.controller.watch<ConfigurationObject>(
       {
         client: opts.host,
-        type: MutatingWebhookConfigurationType,
+        type: CoreTypes.mutatingWebhookConfigurations,
         fieldSelector: `metadata.name=${MUTATING_CONFIGURATION_NAME}`,
       },
       () => ({ onAdd: enqueue, onUpdate: enqueue, onDelete: enqueue }),
@@ -92,7 +84,7 @@ export class ClaimAdmissionController {
     const next = withClaimRules(config, claimRules(types));
     if (!next) return ok();
     try {
-      await this.#opts.host.update(MutatingWebhookConfigurationType, next);
+      await this.#opts.host.update(CoreTypes.mutatingWebhookConfigurations, next);
     } catch (e) {
       // Changed meanwhile (the install re-applied it) or removed: the watch brings the next version.
       if (isConflict(e) || isNotFound(e)) return ok();
