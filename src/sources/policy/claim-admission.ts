@@ -4,7 +4,7 @@
 // the call. Pure: the controller (claim-admission-controller.ts) lists the policies and resolves the kinds.
 
 import type { ResourceSelector } from '../../api/policy/v1alpha1/shared.ts';
-import { jsonEqual } from '../../propagation/json.ts';
+import { compareCodePoints, jsonEqual } from '../../propagation/json.ts';
 import { type Rule, WebhookName } from '../../webhook/configurations.ts';
 import { kindKey, type TemplateType } from './templates.ts';
 
@@ -33,7 +33,7 @@ export function claimRules(types: readonly TemplateType[]): Rule[] {
     };
     byResource.set(`${t.group}/${t.version}/${t.plural}`, rule);
   }
-  return [...byResource.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, r]) => r);
+  return [...byResource.entries()].sort(([a], [b]) => compareCodePoints(a, b)).map(([, r]) => r);
 }
 
 interface WebhookEntry {
