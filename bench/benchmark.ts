@@ -650,6 +650,7 @@ async function fairCeiling({
   const clusters = members.map((m) => m.name);
   const expected = opts.objects * members.length;
   const indexes = Array.from({ length: opts.objects }, (_, i) => i);
+  const hostType = frontEnd === 'native' ? kind.target : kind.fedType;
   await createNamespace(host, ns);
   // The benchmark's own watches, as a system's burst has them: the apiservers send the tracker every member
   // copy and the clock every host write, and that CPU is counted for the system, so the ceiling pays it too.
@@ -657,7 +658,7 @@ async function fairCeiling({
     bench,
     kind,
     ns,
-    frontEnd,
+    hostType,
     async () => {
       const hostBefore = await scrapeWritesByVerb(host);
       const membersBefore = await scrapeMembers(members);
@@ -681,7 +682,6 @@ async function fairCeiling({
   );
   // Only the objects' own resources: the host's controllers (kube-root-ca.crt, the default ServiceAccount) may
   // still be filling the namespace created just before.
-  const hostType = frontEnd === 'native' ? kind.target : kind.fedType;
   const hostWrites = countsBetween(hostBefore, await scrapeWritesByVerb(host), writesTo(hostType));
   const memberWrites = addCounts(
     (await scrapeMembers(members)).map((after, i) =>
@@ -707,7 +707,7 @@ async function fairCeiling({
       `${opts.objects} host + ${expected} member creates in ${seconds.toFixed(2)} s ` +
       `(${result.objectsPerSecond.toFixed(0)} member objects/s, ${result.cpuMsPerMemberObject?.toFixed(2)} CPU ms each)`,
   );
-  await deleteCollection(host, frontEnd === 'native' ? kind.target : kind.fedType, ns, {
+  await deleteCollection(host, hostType, ns, {
     fieldSelector: 'metadata.name!=kube-root-ca.crt',
   });
   await Promise.all(
@@ -726,13 +726,12 @@ async function whileObserved<T>(
   bench: Bench,
   kind: BenchKind,
   ns: string,
-  frontEnd: FrontEnd,
+  hostType: ResourceType,
   fn: () => Promise<T>,
 ): Promise<T> {
   const tracker = new MemberTracker(bench.members, kind.target, ns, kind.generationOf);
   // The host objects and events, the types a ceiling writes: a system's clock also watches its own records
   // (bindings, PropagatedVersions), which a ceiling does not write and whose CRDs may not be installed yet.
-  const hostType = frontEnd === 'native' ? kind.target : kind.fedType;
   const clock = new LastWriteClock(bench.host, [hostType, CoreTypes.events], ns);
   try {
     await Promise.all([tracker.start(), clock.start()]);
